@@ -1,0 +1,159 @@
+/**
+ * The HTTP edge shared by every Lambda API: API Gateway HTTP API (payload v2) events in, structured
+ * results out. A service is a list of routes; `createApiHandler` matches one, parses the body once
+ * (bounded, JSON only) and turns any thrown HttpError into the one error shape. Route tables are plain
+ * data so the CDK stack and the local gateway declare exactly the same routes.
+ */
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { badRequest, HttpError, notFound, payloadTooLarge } from './errors';
+import { logger } from './logger';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+export interface ApiRequest {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON body; undefined when the request has none. */
+  body: unknown;
+  sourceIp: string;
+  /** host:port the request was addressed to (the Host header). */
+  host: string;
+  requestId: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Set for non-JSON bodies (CSV, SVG...): sent as is. */
+  rawBody?: string;
+}
+
+export interface Route {
+  method: Method;
+  /** Path template: `/channel/{id}`. A trailing slash is significant. */
+  path: string;
+  handler: (req: ApiRequest) => Promise<ApiResponse>;
+  /** Stages the route exists in (default: all). */
+  stages?: readonly string[];
+}
+
+export interface ApiOptions {
+  stage: string;
+  /** Bodies above this are refused with 413 before parsing. */
+  maxBodyBytes?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
+
+export const json = (status: number, body?: unknown, headers?: Record<string, string>): ApiResponse => ({
+  status,
+  body,
+  headers,
+});
+
+export function matchPath(template: string, path: string): Record<string, string> | undefined {
+  const want = template.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    const g = got[i]!;
+    if (w.startsWith('{') && w.endsWith('}')) {
+      if (g === '') return undefined;
+      params[w.slice(1, -1)] = decodeURIComponent(g);
+    } else if (w !== g) return undefined;
+  }
+  return params;
+}
+
+export function toErrorResponse(err: unknown, requestId?: string): APIGatewayProxyStructuredResultV2 {
+  if (err instanceof HttpError) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const retry = err.details.retryAfterSeconds;
+    if (typeof retry === 'number') headers['retry-after'] = String(retry);
+    return { statusCode: err.status, headers, body: JSON.stringify(err) };
+  }
+  logger.error('unhandled error', { err, requestId });
+  return {
+    statusCode: 500,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'internal error', code: 'internal', requestId }),
+  };
+}
+
+function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): unknown {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(text) > maxBytes) throw payloadTooLarge(maxBytes);
+  const type = (event.headers?.['content-type'] ?? 'application/json').toLowerCase();
+  if (!type.includes('json')) throw new HttpError(415, 'unsupported_media_type', 'send application/json');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('request body is not valid JSON', 'body');
+  }
+}
+
+function toResult(res: ApiResponse): APIGatewayProxyStructuredResultV2 {
+  if (res.rawBody !== undefined) return { statusCode: res.status, headers: res.headers, body: res.rawBody };
+  if (res.body === undefined) return { statusCode: res.status, headers: res.headers };
+  return {
+    statusCode: res.status,
+    headers: { 'content-type': 'application/json', ...res.headers },
+    body: JSON.stringify(res.body),
+  };
+}
+
+export function routesFor(routes: readonly Route[], stage: string): Route[] {
+  return routes.filter((r) => !r.stages || r.stages.includes(stage));
+}
+
+export function createApiHandler(routes: readonly Route[], options: ApiOptions) {
+  const active = routesFor(routes, options.stage);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+
+  const dispatch = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    const method = event.requestContext.http.method.toUpperCase();
+    const path = event.rawPath;
+    let pathMatched = false;
+    for (const route of active) {
+      const params = matchPath(route.path, path);
+      if (!params) continue;
+      pathMatched = true;
+      if (route.method !== method) continue;
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+      const req: ApiRequest = {
+        method,
+        path,
+        params,
+        query: Object.fromEntries(
+          Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+        ),
+        headers,
+        body: parseBody(event, maxBodyBytes),
+        sourceIp: event.requestContext.http.sourceIp,
+        host: headers.host ?? event.requestContext.domainName,
+        requestId: event.requestContext.requestId,
+      };
+      return toResult(await route.handler(req));
+    }
+    if (pathMatched) throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
+    throw notFound(`no route for ${method} ${path}`);
+  };
+
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(dispatch).use({
+    onError: async (request) => {
+      request.response = toErrorResponse(request.error, request.event?.requestContext?.requestId);
+    },
+  });
+}
+
+export type ApiHandler = ReturnType<typeof createApiHandler>;
