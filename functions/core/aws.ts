@@ -26,6 +26,8 @@ export function sqsClient(): SQSClient {
 }
 
 export function s3Client(): S3Client {
-  s3 ??= new S3Client({ forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL) });
+  s3 ??= new S3Client({
+    forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL),
+  });
   return s3;
 }

@@ -34,7 +34,9 @@ export function readInt(
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`environment variable ${name} must be an integer in [${min}, ${max}], got "${value}"`);
+    throw new ConfigError(
+      `environment variable ${name} must be an integer in [${min}, ${max}], got "${value}"`,
+    );
   }
   return n;
 }
@@ -47,11 +49,18 @@ export function readBool(name: string, fallback: boolean, env: Env = process.env
   throw new ConfigError(`environment variable ${name} must be true or false, got "${value}"`);
 }
 
-export function readEnum<T extends string>(name: string, allowed: readonly T[], fallback: T, env: Env = process.env): T {
+export function readEnum<T extends string>(
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+  env: Env = process.env,
+): T {
   const value = raw(name, env);
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new ConfigError(`environment variable ${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+    throw new ConfigError(
+      `environment variable ${name} must be one of ${allowed.join(', ')}, got "${value}"`,
+    );
   }
   return value as T;
 }

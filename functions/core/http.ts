@@ -129,13 +129,16 @@ export function createApiHandler(routes: readonly Route[], options: ApiOptions) 
       pathMatched = true;
       if (route.method !== method) continue;
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+      for (const [k, v] of Object.entries(event.headers ?? {}))
+        if (v !== undefined) headers[k.toLowerCase()] = v;
       const req: ApiRequest = {
         method,
         path,
         params,
         query: Object.fromEntries(
-          Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+          Object.entries(event.queryStringParameters ?? {}).filter(
+            (e): e is [string, string] => e[1] !== undefined,
+          ),
         ),
         headers,
         body: parseBody(event, maxBodyBytes),

@@ -45,7 +45,12 @@ export const tables = {
     ],
   },
   /** Fixed-window counters for token issuance: `pk=<scope>#<key>#<windowStart>`, expired by TTL. */
-  rateLimits: { id: 'rate-limits', env: 'TABLE_RATE_LIMITS', partitionKey: s('pk'), ttlAttribute: 'expiresAt' },
+  rateLimits: {
+    id: 'rate-limits',
+    env: 'TABLE_RATE_LIMITS',
+    partitionKey: s('pk'),
+    ttlAttribute: 'expiresAt',
+  },
   /** Schedule service channels: one partition per tenant (<schedule_host>). */
   scheduleChannels: {
     id: 'schedule-channels',
@@ -98,8 +103,18 @@ export interface QueueDef {
 }
 
 export const queues = {
-  channelEvents: { id: 'channel-events', env: 'QUEUE_CHANNEL_EVENTS', visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
-  autoabrJobs: { id: 'autoabr-jobs', env: 'QUEUE_AUTOABR_JOBS', visibilityTimeoutSeconds: 120, maxReceiveCount: 3 },
+  channelEvents: {
+    id: 'channel-events',
+    env: 'QUEUE_CHANNEL_EVENTS',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+  },
+  autoabrJobs: {
+    id: 'autoabr-jobs',
+    env: 'QUEUE_AUTOABR_JOBS',
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 3,
+  },
 } as const satisfies Record<string, QueueDef>;
 
 export interface BucketDef {
