@@ -50,6 +50,10 @@ export async function startDynamoDbLocal(port: number, dataDir?: string): Promis
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Never leave a JVM behind, whatever way this process ends.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
   let failed: Error | undefined;
   child.once('error', (err) => {
     failed = err;

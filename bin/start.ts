@@ -1,0 +1,44 @@
+/**
+ * `npm start`: the whole system on this machine. Flags: `--in-memory` (throwaway data),
+ * `--data-dir <dir>` (default .data). Ports from CHANNEL_API_PORT (8080), SCHEDULE_API_PORT (8090),
+ * AUTOABR_API_PORT (3000), ENGINE_PORT (8000); BIND_HOST (127.0.0.1).
+ */
+import { parseArgs } from 'node:util';
+import { readInt, readString } from '../functions/core/env';
+import { startSystem } from '../local/system';
+
+const { values } = parseArgs({
+  options: {
+    'in-memory': { type: 'boolean', default: false },
+    'data-dir': { type: 'string', default: '.data' },
+  },
+});
+
+const port = (name: string, fallback: number) => readInt(name, fallback, { min: 0, max: 65535 });
+
+const system = await startSystem({
+  dataDir: values['in-memory'] ? undefined : values['data-dir'],
+  host: readString('BIND_HOST', '127.0.0.1'),
+  ports: {
+    channel: port('CHANNEL_API_PORT', 8080),
+    schedule: port('SCHEDULE_API_PORT', 8090),
+    autoabr: port('AUTOABR_API_PORT', 3000),
+    engine: port('ENGINE_PORT', 8000),
+  },
+});
+
+console.log('\nonair is running:');
+for (const [name, url] of Object.entries(system.urls)) console.log(`  ${name.padEnd(10)} ${url}`);
+console.log(values['in-memory'] ? '  data: in memory (discarded on exit)' : `  data: ${values['data-dir']}`);
+console.log('Ctrl-C stops everything.\n');
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping...`);
+  await system.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

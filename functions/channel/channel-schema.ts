@@ -1,0 +1,71 @@
+/**
+ * The channel create request (seed 000 A) and our rules for what it leaves open:
+ * - name: lowercase letters, digits and hyphens, 1–63 characters, starting and ending with a letter or
+ *   digit (a DNS label), unique in the deployment because the playback URL holds only the name.
+ * - url and opts.preroll.url: absolute http(s) URLs of at most 2,048 characters.
+ * - opts.preroll.duration: numeric text, whole milliseconds, 1..600000 (10 minutes). Loop channels only:
+ *   a WebHook's answer carries its own preroll.
+ */
+import { z } from 'zod';
+
+export const CHANNEL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const MAX_PREROLL_MS = 600_000;
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const u = new URL(value);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http or https URL');
+
+export const channelTypes = ['Loop', 'WebHook'] as const;
+export type ChannelType = (typeof channelTypes)[number];
+
+const preroll = z
+  .object({
+    url: httpUrl,
+    duration: z
+      .string()
+      .regex(/^\d+$/, 'must be numeric text (milliseconds)')
+      .refine((d) => Number(d) >= 1 && Number(d) <= MAX_PREROLL_MS, `must be 1..${MAX_PREROLL_MS} ms`),
+  })
+  .strict();
+
+export const createChannelSchema = z
+  .object({
+    name: z
+      .string()
+      .regex(
+        CHANNEL_NAME,
+        'must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen',
+      ),
+    type: z.enum(channelTypes, {
+      errorMap: () => ({ message: `must be one of ${channelTypes.join(', ')}` }),
+    }),
+    url: httpUrl,
+    opts: z.object({ preroll: preroll.optional() }).strict().optional(),
+  })
+  .strict()
+  .superRefine((req, ctx) => {
+    if (req.type === 'WebHook' && req.opts?.preroll) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['opts', 'preroll'],
+        message: 'is only allowed on Loop channels',
+      });
+    }
+  });
+
+export type CreateChannelRequest = z.infer<typeof createChannelSchema>;
+
+export const tokenRequestSchema = z
+  .object({
+    company: z.string().trim().min(1).max(200),
+    email: z.string().trim().max(254).email('must be an email address'),
+  })
+  .strict();

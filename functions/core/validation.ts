@@ -1,0 +1,18 @@
+/** zod is the one validation library; this turns its first issue into a 400 that names the field. */
+import type { z } from 'zod';
+import { badRequest } from './errors';
+
+export function parseWith<S extends z.ZodTypeAny>(schema: S, input: unknown, what = 'body'): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const field = path ? `${path}.${issue.keys[0]}` : issue.keys[0]!;
+    throw badRequest(`unknown field(s): ${issue.keys.join(', ')}`, field);
+  }
+  const field = path || what;
+  const message =
+    issue.code === 'invalid_type' && issue.received === 'undefined' ? 'is required' : issue.message;
+  throw badRequest(`${field}: ${message}`, field);
+}

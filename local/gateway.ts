@@ -1,0 +1,134 @@
+/**
+ * A local stand-in for API Gateway HTTP API: each node:http request becomes a payload-v2 event for the
+ * very handler Lambda runs, and the structured result becomes the response. Like API Gateway, it refuses
+ * bodies over 10 MB itself and answers 500 when the handler throws or returns garbage.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { logger } from '../functions/core/logger';
+
+export type V2Handler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+export interface Gateway {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const TEXT_TYPES = /json|text|xml|javascript|x-www-form-urlencoded/;
+
+export function toEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v !== undefined && k !== 'cookie') headers[k] = Array.isArray(v) ? v.join(',') : v;
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const contentType = headers['content-type'] ?? '';
+  const isText = body.length === 0 || TEXT_TYPES.test(contentType);
+  const now = Date.now();
+  const method = (req.method ?? 'GET').toUpperCase();
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: req.headers.cookie?.split(';').map((c) => c.trim()),
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host?.split(':')[0] ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date(now).toISOString(),
+      timeEpoch: now,
+    },
+    body: body.length ? (isText ? body.toString('utf8') : body.toString('base64')) : undefined,
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+function lambdaContext(name: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export function startGateway(
+  name: string,
+  handler: V2Handler,
+  port: number,
+  host = '127.0.0.1',
+): Promise<Gateway> {
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > API_GATEWAY_MAX_BODY) {
+        res.writeHead(413, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'Request Entity Too Large' }));
+        return;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const event = toEvent(req, Buffer.concat(chunks));
+    try {
+      const result = await handler(event, lambdaContext(name, event.requestContext.requestId));
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+      const body = result.body === undefined ? '' : result.body;
+      res.writeHead(result.statusCode ?? 200, headers);
+      res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
+    } catch (err) {
+      logger.error('handler failed', { service: name, err });
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Internal Server Error' }));
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const bound = (server.address() as AddressInfo).port;
+      resolve({
+        url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}`,
+        port: bound,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}

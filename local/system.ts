@@ -1,0 +1,68 @@
+/**
+ * The whole of onair on one machine: the local cloud, each service's Lambda handler behind a local
+ * gateway, the engine, and the background workers. `npm start` and the end-to-end tests both run this,
+ * so what the tests exercise is what a user runs.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { logger } from '../functions/core/logger';
+import { startLocalCloud } from './cloud';
+import { type Gateway, startGateway, type V2Handler } from './gateway';
+
+export interface SystemOptions {
+  /** Keep data in this folder (DynamoDB files, the signing key); omitted = a throwaway in-memory run. */
+  dataDir?: string;
+  /** 0 picks a free port. */
+  ports: { channel: number; schedule: number; autoabr: number; engine: number };
+  /** Host the servers bind to. */
+  host?: string;
+  /** Extra environment for the services (wins over the defaults below, loses to the cloud's endpoints). */
+  env?: Record<string, string>;
+}
+
+export interface RunningSystem {
+  urls: Record<string, string>;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+type Stoppable = { stop(): Promise<void> } | { close(): Promise<void> };
+
+export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
+  const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
+  const cloud = await startLocalCloud({ dataDir: dataDir && join(dataDir, 'dynamodb') });
+  const running: Stoppable[] = [cloud];
+  const stop = async () => {
+    for (const part of running.reverse()) {
+      await ('stop' in part ? part.stop() : part.close()).catch((err) =>
+        logger.error('stop failed', { err }),
+      );
+    }
+  };
+  try {
+    const keyDir = dataDir ?? mkdtempSync(join(tmpdir(), 'onair-'));
+    const host = options.host ?? '127.0.0.1';
+    const defaults: Record<string, string> = {
+      ONAIR_STAGE: 'test',
+      JWT_KEY_FILE: join(keyDir, 'keys', 'jwt-es256.jwk.json'),
+      PLAYBACK_BASE_URL: `http://localhost:${options.ports.engine}`,
+    };
+    Object.assign(process.env, defaults, options.env, cloud.env);
+
+    const urls: Record<string, string> = {};
+    const serve = async (name: string, handler: V2Handler, port: number) => {
+      const gw: Gateway = await startGateway(name, handler, port, host);
+      running.push(gw);
+      urls[name] = gw.url;
+      return gw;
+    };
+    // Imported only now: handlers read their configuration from the environment set above.
+    const channel = await import('../functions/channel/handler');
+    await serve('channel', channel.createChannelHandler(), options.ports.channel);
+    return { urls, env: { ...defaults, ...options.env, ...cloud.env }, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
