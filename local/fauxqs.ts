@@ -7,7 +7,7 @@ export interface Fauxqs {
 }
 
 export async function startFauxqs(port: number): Promise<Fauxqs> {
-  const app = buildApp({ logger: false, host: '127.0.0.1' });
+  const app = buildApp({ logger: false, host: 'localhost' });
   await app.listen({ port, host: '127.0.0.1' });
   return { endpoint: `http://127.0.0.1:${port}`, stop: async () => void (await app.close()) };
 }

@@ -17,6 +17,8 @@ export interface SystemOptions {
   ports: { channel: number; schedule: number; autoabr: number; engine: number };
   /** Host the servers bind to. */
   host?: string;
+  /** Which services to run (default: all). Tests of one service start only that one. */
+  services?: readonly ServiceName[];
   /** Extra environment for the services (wins over the defaults below, loses to the cloud's endpoints). */
   env?: Record<string, string>;
 }
@@ -26,6 +28,9 @@ export interface RunningSystem {
   env: Record<string, string>;
   stop(): Promise<void>;
 }
+
+export const serviceNames = ['channel', 'schedule', 'autoabr', 'engine'] as const;
+export type ServiceName = (typeof serviceNames)[number];
 
 type Stoppable = { stop(): Promise<void> } | { close(): Promise<void> };
 
@@ -57,9 +62,12 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       urls[name] = gw.url;
       return gw;
     };
+    const wanted = new Set(options.services ?? serviceNames);
     // Imported only now: handlers read their configuration from the environment set above.
-    const channel = await import('../functions/channel/handler');
-    await serve('channel', channel.createChannelHandler(), options.ports.channel);
+    if (wanted.has('channel')) {
+      const channel = await import('../functions/channel/handler');
+      await serve('channel', channel.createChannelHandler(), options.ports.channel);
+    }
     return { urls, env: { ...defaults, ...options.env, ...cloud.env }, stop };
   } catch (err) {
     await stop();

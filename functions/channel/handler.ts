@@ -5,14 +5,13 @@ import { queues, queueUrl } from '../core/resources';
 import { ChannelEvents } from './channel-events';
 import { ChannelService } from './channel-service';
 import { ChannelStore } from './channel-store';
-import { channelConfigFromEnv } from './config';
+import { type ChannelConfig, channelConfigFromEnv } from './config';
 import { RateLimiter } from './rate-limiter';
 import { type ChannelApi, channelRoutes } from './routes';
 import { keyStoreFromEnv, loadOrCreateSigningKey } from './signing-key';
 import { TokenService } from './tokens';
 
-export async function buildChannelApi(): Promise<ChannelApi> {
-  const config = channelConfigFromEnv();
+export async function buildChannelApi(config: ChannelConfig): Promise<ChannelApi> {
   const tokens = await TokenService.fromJwk(await loadOrCreateSigningKey(keyStoreFromEnv()));
   const ddb = documentClient();
   const service = new ChannelService({
@@ -25,16 +24,16 @@ export async function buildChannelApi(): Promise<ChannelApi> {
   return { service, tokens, config };
 }
 
-export function createChannelHandler() {
+export function createChannelHandler(config: ChannelConfig = channelConfigFromEnv()) {
   let api: Promise<ChannelApi> | undefined;
   const lazyApi = () => {
-    api ??= buildChannelApi().catch((err) => {
+    api ??= buildChannelApi(config).catch((err) => {
       api = undefined; // a failed cold start (e.g. SSM unreachable) is retried on the next request
       throw err;
     });
     return api;
   };
-  return createApiHandler(channelRoutes(lazyApi), { stage: channelConfigFromEnv().stage });
+  return createApiHandler(channelRoutes(lazyApi), { stage: config.stage });
 }
 
 export const handler = createChannelHandler();

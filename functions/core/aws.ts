@@ -21,7 +21,10 @@ export function documentClient(): DynamoDBDocumentClient {
 }
 
 export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({});
+  // With a custom endpoint, send there rather than to the host inside each queue URL.
+  sqs ??= new SQSClient({
+    useQueueUrlAsEndpoint: !(process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL),
+  });
   return sqs;
 }
 

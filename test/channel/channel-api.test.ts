@@ -1,0 +1,335 @@
+/**
+ * The channel service end to end: the real local cloud (DynamoDB Local + fauxqs), the Lambda handler
+ * behind the local gateway, driven over HTTP exactly as a user would.
+ */
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { base64url, generateKeyPair, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChannelHandler } from '../../functions/channel/handler';
+import { issueOperatorToken } from '../../functions/channel/operator-token';
+import { FileKeyStore } from '../../functions/channel/signing-key';
+import { TokenService } from '../../functions/channel/tokens';
+import { type Gateway, startGateway } from '../../local/gateway';
+import { type RunningSystem, startSystem } from '../../local/system';
+
+let system: RunningSystem;
+let api: string;
+let prod: Gateway;
+
+beforeAll(async () => {
+  system = await startSystem({
+    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
+    env: { TOKEN_LIMIT_PER_EMAIL_PER_DAY: '2', TOKEN_LIMIT_PER_IP_PER_HOUR: '1000', LOG_LEVEL: 'silent' },
+    services: ['channel'],
+  });
+  api = system.urls.channel!;
+  // A production deployment of the same handler, sharing the key and the tables.
+  prod = await startGateway('channel-prod', createChannelHandler({ ...testConfig(), stage: 'prod' }), 0);
+});
+
+afterAll(async () => {
+  await prod?.close();
+  await system?.stop();
+});
+
+function testConfig() {
+  return {
+    stage: 'test' as const,
+    playbackBaseUrl: system.env.PLAYBACK_BASE_URL!,
+    tokenLimits: { perEmailPerDay: 2, perSourceIpPerHour: 1000 },
+  };
+}
+
+let emailCounter = 0;
+async function trialToken(): Promise<{ token: string; tenant: string }> {
+  const res = await post('/token', { company: 'Acme', email: `dev${++emailCounter}@acme.test` });
+  expect(res.status).toBe(201);
+  return res.json() as Promise<{ token: string; tenant: string }>;
+}
+
+function post(path: string, body: unknown, token?: string, base = api) {
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { 'x-jwt': `Bearer ${token}` } : {}) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+const get = (path: string, token: string, base = api) =>
+  fetch(`${base}${path}`, { headers: { 'x-jwt': `Bearer ${token}` } });
+const del = (path: string, token: string) =>
+  fetch(`${api}${path}`, { method: 'DELETE', headers: { 'x-jwt': `Bearer ${token}` } });
+const loop = (name: string) => ({ name, type: 'Loop', url: 'https://vod.example.com/a/master.m3u8' });
+
+describe('tokens', () => {
+  it('issues a trial token with its expiry, tenant and limit', async () => {
+    const res = await post('/token', { company: 'Acme', email: 'first@acme.test' });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { token: string; expiresAt: string };
+    expect(body).toMatchObject({ environment: 'test', maxChannels: 3 });
+    expect(typeof body.token).toBe('string');
+    expect(Date.parse(body.expiresAt)).toBeGreaterThan(Date.now());
+  });
+
+  it('rate-limits token issuance per email', async () => {
+    const email = { company: 'Acme', email: 'limited@acme.test' };
+    expect((await post('/token', email)).status).toBe(201);
+    expect((await post('/token', email)).status).toBe(201);
+    const third = await post('/token', email);
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await third.json()).toMatchObject({ code: 'rate_limited' });
+  });
+
+  it('names the field of an invalid token request', async () => {
+    const res = await post('/token', { company: 'Acme', email: 'not-an-email' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ field: 'email' });
+  });
+
+  it('has no /token in production', async () => {
+    const res = await post('/token', { company: 'Acme', email: 'p@acme.test' }, undefined, prod.url);
+    expect(res.status).toBe(404);
+  });
+
+  it('publishes the public signing key', async () => {
+    const res = await fetch(`${api}/.well-known/jwks.json`);
+    const jwks = (await res.json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]!).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+    expect(jwks.keys[0]!.d).toBeUndefined();
+  });
+});
+
+describe('channels', () => {
+  it('creates, lists and deletes a channel', async () => {
+    const { token, tenant } = await trialToken();
+    const created = await post(
+      '/channel',
+      { ...loop('news'), opts: { preroll: { url: 'https://ads.example.com/p.m3u8', duration: '6000' } } },
+      token,
+    );
+    expect(created.status).toBe(201);
+    const playback = `${system.env.PLAYBACK_BASE_URL}/channels/news/master.m3u8`;
+    expect(await created.json()).toEqual({
+      id: `${tenant}-news`,
+      name: 'news',
+      type: 'Loop',
+      url: 'https://vod.example.com/a/master.m3u8',
+      opts: { preroll: { url: 'https://ads.example.com/p.m3u8', duration: '6000' } },
+      playback,
+    });
+    expect(await (await get('/channel', token)).json()).toEqual([
+      { id: `${tenant}-news`, name: 'news', type: 'Loop', url: playback },
+    ]);
+    const deleted = await del(`/channel/${tenant}-news`, token);
+    expect(deleted.status).toBe(204);
+    expect(await (await get('/channel', token)).json()).toEqual([]);
+  });
+
+  it('lets exactly 3 of 10 concurrent creates with one trial token succeed', async () => {
+    const { token } = await trialToken();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post('/channel', loop(`race-${i}`), token)),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(7);
+    const refused = results.find((r) => r.status === 403)!;
+    expect(await refused.json()).toMatchObject({ code: 'channel_limit' });
+    expect(await (await get('/channel', token)).json()).toHaveLength(3);
+  });
+
+  it('frees a trial slot when a channel is deleted', async () => {
+    const { token, tenant } = await trialToken();
+    for (const n of ['s1', 's2', 's3'])
+      expect((await post('/channel', loop(`slot-${tenant}-${n}`), token)).status).toBe(201);
+    expect((await post('/channel', loop(`slot-${tenant}-s4`), token)).status).toBe(403);
+    expect((await del(`/channel/${tenant}-slot-${tenant}-s1`, token)).status).toBe(204);
+    expect((await post('/channel', loop(`slot-${tenant}-s4`), token)).status).toBe(201);
+  });
+
+  it("keeps tenants apart: another tenant's channel is invisible and cannot be deleted", async () => {
+    const a = await trialToken();
+    const b = await trialToken();
+    expect((await post('/channel', loop(`iso-${a.tenant}`), a.token)).status).toBe(201);
+    expect(await (await get('/channel', b.token)).json()).toEqual([]);
+    expect((await del(`/channel/${a.tenant}-iso-${a.tenant}`, b.token)).status).toBe(404);
+    expect((await get('/channel', a.token)).status).toBe(200);
+    expect(await (await get('/channel', a.token)).json()).toHaveLength(1);
+  });
+
+  it('refuses a duplicate name with 409, even across tenants, and leaves the limit untouched', async () => {
+    const a = await trialToken();
+    const b = await trialToken();
+    expect((await post('/channel', loop(`dup-${a.tenant}`), a.token)).status).toBe(201);
+    const again = await post('/channel', loop(`dup-${a.tenant}`), b.token);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'conflict' });
+    for (const n of [1, 2, 3])
+      expect((await post('/channel', loop(`own-${b.tenant}-${n}`), b.token)).status).toBe(201);
+  });
+
+  it('answers 404 for an unknown channel id', async () => {
+    const { token, tenant } = await trialToken();
+    expect((await del(`/channel/${tenant}-nothing-here`, token)).status).toBe(404);
+  });
+
+  it('puts a channel event on the queue for every create and delete', async () => {
+    const { token, tenant } = await trialToken();
+    await post('/channel', loop(`ev-${tenant}`), token);
+    await del(`/channel/${tenant}-ev-${tenant}`, token);
+    const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+    const seen: { type: string; channelId: string }[] = [];
+    for (let i = 0; i < 10 && seen.filter((e) => e.channelId === `${tenant}-ev-${tenant}`).length < 2; i++) {
+      const res = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: system.env.QUEUE_CHANNEL_EVENTS,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+        }),
+      );
+      for (const m of res.Messages ?? []) seen.push(JSON.parse(m.Body!));
+    }
+    const mine = seen.filter((e) => e.channelId === `${tenant}-ev-${tenant}`).map((e) => e.type);
+    expect(mine).toEqual(['channel.created', 'channel.deleted']);
+    sqs.destroy();
+  });
+});
+
+describe('validation', () => {
+  let token: string;
+  beforeAll(async () => {
+    ({ token } = await trialToken());
+  });
+
+  it.each([
+    ['bad JSON', '{"name": ', 'body'],
+    ['a missing name', { type: 'Loop', url: 'https://x.example/a.m3u8' }, 'name'],
+    ['a name with capitals', { name: 'News', type: 'Loop', url: 'https://x.example/a.m3u8' }, 'name'],
+    [
+      'a name of 64 characters',
+      { name: 'a'.repeat(64), type: 'Loop', url: 'https://x.example/a.m3u8' },
+      'name',
+    ],
+    ['a number as name', { name: 42, type: 'Loop', url: 'https://x.example/a.m3u8' }, 'name'],
+    ['an unknown type', { name: 'x', type: 'Live', url: 'https://x.example/a.m3u8' }, 'type'],
+    ['a non-http url', { name: 'x', type: 'Loop', url: 'ftp://x.example/a.m3u8' }, 'url'],
+    [
+      'a non-numeric preroll duration',
+      { ...loop('x'), opts: { preroll: { url: 'https://x.example/p.m3u8', duration: 'six' } } },
+      'opts.preroll.duration',
+    ],
+    ['a preroll without url', { ...loop('x'), opts: { preroll: { duration: '6000' } } }, 'opts.preroll.url'],
+    [
+      'a preroll on a WebHook channel',
+      {
+        name: 'x',
+        type: 'WebHook',
+        url: 'https://x.example/hook',
+        opts: { preroll: { url: 'https://x.example/p.m3u8', duration: '1' } },
+      },
+      'opts.preroll',
+    ],
+    ['an unknown field', { ...loop('x'), colour: 'red' }, 'colour'],
+  ])('refuses %s with 400 naming the field', async (_what, body, field) => {
+    const res = await post('/channel', body, token);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'bad_request', field });
+  });
+
+  it('refuses an oversized body with 413', async () => {
+    const res = await post(
+      '/channel',
+      { ...loop('big'), url: `https://x.example/${'a'.repeat(20_000)}` },
+      token,
+    );
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 'payload_too_large' });
+  });
+});
+
+describe('authentication', () => {
+  const claims = { env: 'test', plan: 'trial', maxChannels: 3 };
+  async function signWith(key: Parameters<SignJWT['sign']>[0], alg: string, exp: number) {
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg })
+      .setIssuer('onair')
+      .setAudience('onair-channel-api')
+      .setSubject('tforged')
+      .setIssuedAt()
+      .setExpirationTime(exp)
+      .sign(key);
+  }
+
+  it('refuses a request without a token', async () => {
+    const res = await fetch(`${api}/channel`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('refuses a token signed with another key', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    const token = await signWith(privateKey, 'ES256', Math.floor(Date.now() / 1000) + 600);
+    expect((await get('/channel', token)).status).toBe(401);
+  });
+
+  it('refuses an unsigned token (alg none)', async () => {
+    const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
+    const payload = base64url.encode(
+      JSON.stringify({
+        ...claims,
+        iss: 'onair',
+        aud: 'onair-channel-api',
+        sub: 'tforged',
+        exp: Math.floor(Date.now() / 1000) + 600,
+      }),
+    );
+    expect((await get('/channel', `${header}.${payload}.`)).status).toBe(401);
+  });
+
+  it('refuses a forged token (a valid token with its payload edited)', async () => {
+    const { token } = await trialToken();
+    const [h, p, s] = token.split('.');
+    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    const forged = base64url.encode(JSON.stringify({ ...payload, maxChannels: 1000 }));
+    expect((await get('/channel', `${h}.${forged}.${s}`)).status).toBe(401);
+  });
+
+  it('refuses an expired token', async () => {
+    const tokens = await TokenService.fromJwk((await new FileKeyStore(system.env.JWT_KEY_FILE!).read())!);
+    const { token } = await tokens.issue(
+      { tenant: 'expiry', env: 'test', plan: 'trial', maxChannels: 3 },
+      -60,
+    );
+    const res = await get('/channel', token);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ message: 'token expired' });
+  });
+
+  it('refuses a token signed with another algorithm (HS256)', async () => {
+    const token = await signWith(
+      new TextEncoder().encode('x'.repeat(32)),
+      'HS256',
+      Math.floor(Date.now() / 1000) + 600,
+    );
+    expect((await get('/channel', token)).status).toBe(401);
+  });
+
+  it('accepts an operator token in production and refuses a trial token there', async () => {
+    const operator = await issueOperatorToken({ tenant: 'acme', maxChannels: 50, env: 'prod', days: 30 });
+    const created = await post('/channel', loop('acme-prod-news'), operator.token, prod.url);
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ id: 'acme-acme-prod-news' });
+    const { token } = await trialToken();
+    const refused = await get('/channel', token, prod.url);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'trial_not_allowed' });
+  });
+
+  it('refuses a production operator token in the test environment', async () => {
+    const operator = await issueOperatorToken({ tenant: 'acme', maxChannels: 50, env: 'prod', days: 30 });
+    const res = await get('/channel', operator.token);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'wrong_environment' });
+  });
+});
