@@ -1,0 +1,25 @@
+/** An API Gateway HTTP API whose routes are exactly a service's route table (the one the local gateway serves). */
+import { CfnOutput } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { type Route, routesFor } from '../functions/core/http';
+
+export class ServiceHttpApi extends Construct {
+  readonly api: HttpApi;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { fn: IFunction; routes: readonly Route[]; stage: string },
+  ) {
+    super(scope, id);
+    this.api = new HttpApi(this, 'Api', { apiName: `onair-${props.stage}-${id}` });
+    const integration = new HttpLambdaIntegration('Integration', props.fn);
+    for (const route of routesFor(props.routes, props.stage)) {
+      this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
+    }
+    new CfnOutput(this, 'Url', { value: this.api.apiEndpoint });
+  }
+}
