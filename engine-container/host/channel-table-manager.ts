@@ -1,0 +1,73 @@
+/**
+ * The engine's channel manager for channels made through the channel API: it re-reads the channel table
+ * on an interval (a Query on the byKind index, never a Scan) and answers getChannels() from the last
+ * read, so creates and deletes reach the engine within one interval. The engine channel id is the
+ * channel name, because the playback URL holds only the name.
+ */
+import type { ChannelStore, Channel as StoredChannel } from '../../functions/channel/channel-store';
+import { logger } from '../../functions/core/logger';
+import type { Channel, IChannelManager } from '../src/types';
+
+export interface OnairChannelOptions {
+  [key: string]: unknown;
+  type: 'Loop' | 'WebHook';
+  url: string;
+  tenant: string;
+  preroll?: { uri: string; durationMs: number };
+}
+
+export const toEngineChannel = (c: StoredChannel): Channel => {
+  const options: OnairChannelOptions = { type: c.type, url: c.url, tenant: c.tenant };
+  if (c.opts?.preroll)
+    options.preroll = { uri: c.opts.preroll.url, durationMs: Number(c.opts.preroll.duration) };
+  return { id: c.name, name: c.name, options };
+};
+
+export class ChannelTableManager implements IChannelManager {
+  private channels: Channel[] = [];
+  private byId = new Map<string, Channel>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Pick<ChannelStore, 'listAll'>,
+    private readonly refreshMs = 2000,
+  ) {}
+
+  getChannels(): Channel[] {
+    return this.channels;
+  }
+
+  channel(id: string): Channel | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Reads once (so the engine starts with the current channels), then keeps reading. */
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.refreshMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One read at a time: a slow table never piles up overlapping reads. */
+  refresh(): Promise<void> {
+    this.running ??= (async () => {
+      try {
+        const channels = (await this.store.listAll()).map(toEngineChannel);
+        this.channels = channels;
+        this.byId = new Map(channels.map((c) => [c.id, c]));
+      } catch (err) {
+        logger.warn('channel table read failed; keeping the last list', { err });
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+}

@@ -1,0 +1,31 @@
+/** Where a fleet-size decision goes: the engine's ECS service in AWS, the log locally. */
+import { type ECSClient, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import { logger } from '../core/logger';
+
+export interface FleetSizer {
+  resize(desiredCount: number, reason: Record<string, unknown>): Promise<void>;
+}
+
+export class EcsFleetSizer implements FleetSizer {
+  constructor(
+    private readonly ecs: ECSClient,
+    private readonly cluster: string,
+    private readonly service: string,
+  ) {}
+
+  async resize(desiredCount: number, reason: Record<string, unknown>): Promise<void> {
+    await this.ecs.send(
+      new UpdateServiceCommand({ cluster: this.cluster, service: this.service, desiredCount }),
+    );
+    logger.info('engine fleet resized', { desiredCount, service: this.service, ...reason });
+  }
+}
+
+/** Local runs have one engine process; the decision is logged so it can be seen and checked. */
+export class LoggingFleetSizer implements FleetSizer {
+  readonly decisions: number[] = [];
+  async resize(desiredCount: number, reason: Record<string, unknown>): Promise<void> {
+    this.decisions.push(desiredCount);
+    logger.info('engine fleet size decided (local: not applied)', { desiredCount, ...reason });
+  }
+}

@@ -1,0 +1,20 @@
+/** Lambda on the channel-events queue (SQS event source): one resize per batch. */
+import { ECSClient } from '@aws-sdk/client-ecs';
+import type { SQSEvent } from 'aws-lambda';
+import { ChannelStore } from '../channel/channel-store';
+import { documentClient } from '../core/aws';
+import { readString } from '../core/env';
+import { fleetPolicyFromEnv } from './config';
+import { sizeFleet } from './fleet-dispatcher';
+import { EcsFleetSizer } from './fleet-sizer';
+
+const deps = {
+  channels: new ChannelStore(documentClient()),
+  sizer: new EcsFleetSizer(new ECSClient({}), readString('ENGINE_CLUSTER'), readString('ENGINE_SERVICE')),
+  policy: fleetPolicyFromEnv(),
+};
+
+export async function handler(event: SQSEvent): Promise<void> {
+  const types = event.Records.map((r) => (JSON.parse(r.body) as { type?: string }).type ?? 'unknown');
+  await sizeFleet(deps, types.join(','));
+}
