@@ -2,6 +2,7 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ChannelServiceConstruct } from './channel-service';
+import { EngineFleet } from './engine-fleet';
 import { State } from './state';
 
 export interface OnairStackProps extends StackProps {
@@ -12,10 +13,11 @@ export class OnairStack extends Stack {
   constructor(scope: Construct, id: string, props: OnairStackProps) {
     super(scope, id, props);
     const state = new State(this, 'State', { stage: props.stage });
+    const engine = new EngineFleet(this, 'EngineFleet', { stage: props.stage, state });
     new ChannelServiceConstruct(this, 'ChannelService', {
       stage: props.stage,
       state,
-      playbackBaseUrl: 'https://playback.example.invalid',
+      playbackBaseUrl: engine.playbackBaseUrl,
     });
   }
 }

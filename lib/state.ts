@@ -54,11 +54,14 @@ export class State extends Construct {
     this.tables = Object.fromEntries(Object.entries(tables).map(([k, d]) => [k, makeTable(d)])) as Tables;
 
     const makeQueue = (def: QueueDef) => {
+      // Named `<queue>-dlq`, as locally: consumers find a queue's DLQ by that suffix.
       const dlq = new sqs.Queue(this, `Queue-${def.id}-dlq`, {
+        queueName: `onair-${props.stage}-${def.id}-dlq`,
         retentionPeriod: Duration.days(14),
         enforceSSL: true,
       });
       const queue = new sqs.Queue(this, `Queue-${def.id}`, {
+        queueName: `onair-${props.stage}-${def.id}`,
         visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
         deadLetterQueue: { queue: dlq, maxReceiveCount: def.maxReceiveCount },
         enforceSSL: true,

@@ -88,4 +88,27 @@ describe('the onair stack', () => {
     const retained = prod.findResources('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain' });
     expect(Object.keys(retained)).toHaveLength(Object.keys(tables).length);
   });
+
+  it('runs the engine as a Fargate service behind a load balancer with a health check', () => {
+    template.hasResourceProperties('AWS::ECS::Service', { LaunchType: 'FARGATE' });
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      HealthCheckPath: '/health',
+      Port: 80,
+    });
+    prod.hasResourceProperties('AWS::ECS::Service', { DesiredCount: 2 });
+  });
+
+  it("puts CloudFront in front of the engine with a cache policy that follows the engine's Cache-Control", () => {
+    template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
+      CachePolicyConfig: Match.objectLike({ MinTTL: 0, DefaultTTL: 0 }),
+    });
+    template.resourceCountIs('AWS::CloudFront::Distribution', 1);
+  });
+
+  it('sizes the engine fleet from the channel-events queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { BatchSize: 10 });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'ecs:UpdateService' })]) },
+    });
+  });
 });
