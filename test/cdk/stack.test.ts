@@ -2,7 +2,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tables } from '../../functions/core/resources';
+import { type TableDef, tables } from '../../functions/core/resources';
 import { OnairStack } from '../../lib/onair-stack';
 
 const synth = (stage: 'test' | 'prod') =>
@@ -21,7 +21,7 @@ describe('the onair stack', () => {
     prod = synth('prod');
   });
 
-  it.each(Object.values(tables))('creates table $id with exactly the keys of resources.ts', (def) => {
+  it.each(Object.values(tables) as TableDef[])('creates table $id with exactly the keys of resources.ts', (def) => {
     const keySchema = [
       { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
       ...(def.sortKey ? [{ AttributeName: def.sortKey.name, KeyType: 'RANGE' }] : []),
