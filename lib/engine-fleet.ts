@@ -113,6 +113,11 @@ export class EngineFleet extends Construct {
       },
     });
     this.playbackBaseUrl = `https://${this.distribution.distributionDomainName}`;
+    // The slate ships in the image's static directory and is fetched (and played) through CloudFront.
+    service.taskDefinition.defaultContainer?.addEnvironment(
+      'ENGINE_SLATE_URI',
+      `${this.playbackBaseUrl}/slate/master.m3u8`,
+    );
 
     const dispatcher = apiFunction(this, 'FleetDispatcher', {
       entry: 'functions/fleet/handler.ts',

@@ -9,6 +9,9 @@ import { join, resolve } from 'node:path';
 import { logger } from '../functions/core/logger';
 import { startLocalCloud } from './cloud';
 import { type Gateway, startGateway, type V2Handler } from './gateway';
+import { freePort } from './ports';
+
+const STATIC_DIR = resolve(import.meta.dirname, '../engine-container/static');
 
 export interface SystemOptions {
   /** Keep data in this folder (DynamoDB files, the signing key); omitted = a throwaway in-memory run. */
@@ -45,13 +48,24 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       );
     }
   };
+  const wanted = new Set(options.services ?? serviceNames);
   try {
     const keyDir = dataDir ?? mkdtempSync(join(tmpdir(), 'onair-'));
     const host = options.host ?? '127.0.0.1';
+    // Port 0 means "any": pick them now, because services point at each other by URL.
+    const ports = { ...options.ports };
+    for (const name of serviceNames) if (!ports[name]) ports[name] = await freePort();
+    const playback = `http://localhost:${ports.engine}`;
     const defaults: Record<string, string> = {
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ONAIR_STAGE: 'test',
       JWT_KEY_FILE: join(keyDir, 'keys', 'jwt-es256.jwk.json'),
-      PLAYBACK_BASE_URL: `http://localhost:${options.ports.engine}`,
+      PLAYBACK_BASE_URL: playback,
+      ENGINE_STATIC_DIR: STATIC_DIR,
+      ENGINE_SLATE_URI: `${playback}/slate/master.m3u8`,
+      ...(wanted.has('schedule')
+        ? { SCHEDULE_SERVICE_API_URL: `http://localhost:${ports.schedule}/api/v1` }
+        : {}),
     };
     Object.assign(process.env, defaults, options.env, cloud.env);
 
@@ -62,11 +76,26 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       urls[name] = gw.url;
       return gw;
     };
-    const wanted = new Set(options.services ?? serviceNames);
     // Imported only now: handlers read their configuration from the environment set above.
     if (wanted.has('channel')) {
       const channel = await import('../functions/channel/handler');
-      await serve('channel', channel.createChannelHandler(), options.ports.channel);
+      await serve('channel', channel.createChannelHandler(), ports.channel);
+    }
+    if (wanted.has('schedule')) {
+      const schedule = await import('../functions/schedule/handler');
+      await serve('schedule', schedule.handler, ports.schedule);
+      const { startScheduler } = await import('../functions/schedule/start-scheduler');
+      running.push(startScheduler());
+      urls.schedule = `${urls.schedule}/api/v1`;
+    }
+    if (wanted.has('engine')) {
+      const { createOnairEngine } = await import('../engine-container/host/onair-engine');
+      const engine = createOnairEngine({ port: ports.engine, host });
+      await engine.start();
+      running.push(engine);
+      urls.engine = `http://${host}:${engine.engine.port}`;
+      const { startFleetDispatcher } = await import('../functions/fleet/local');
+      running.push(startFleetDispatcher());
     }
     return { urls, env: { ...defaults, ...options.env, ...cloud.env }, stop };
   } catch (err) {

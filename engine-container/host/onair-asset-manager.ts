@@ -1,9 +1,8 @@
 /**
  * The asset manager for channel-API channels. Loop: the channel's VOD every time, after its preroll when
  * it has one. WebHook: whatever the channel's webhook answers (webhook.ts). Errors are the engine's to
- * handle (it plays the slate and calls handleError, which logs).
+ * handle: it plays the slate and calls handleError.
  */
-import { logger } from '../../functions/core/logger';
 import type { Channel, IAssetManager, VodRequest, VodResponse } from '../src/types';
 import type { FetchLike } from '../src/util/fetch-text';
 import type { OnairChannelOptions } from './channel-table-manager';
@@ -34,12 +33,5 @@ export class OnairAssetManager implements IAssetManager {
       uri: options.url,
       ...(options.preroll ? { preroll: options.preroll } : {}),
     };
-  }
-
-  handleError(err: Error, vodResponse?: VodResponse): void {
-    logger.warn('channel item failed; slate inserted', {
-      err: err.message,
-      vod: vodResponse?.uri ?? vodResponse?.id,
-    });
   }
 }

@@ -21,28 +21,31 @@ describe('the onair stack', () => {
     prod = synth('prod');
   });
 
-  it.each(Object.values(tables) as TableDef[])('creates table $id with exactly the keys of resources.ts', (def) => {
-    const keySchema = [
-      { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
-      ...(def.sortKey ? [{ AttributeName: def.sortKey.name, KeyType: 'RANGE' }] : []),
-    ];
-    const indexes = (def.indexes ?? []).map((i) =>
-      Match.objectLike({
-        IndexName: i.name,
-        KeySchema: [
-          { AttributeName: i.partitionKey.name, KeyType: 'HASH' },
-          ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' }] : []),
-        ],
-      }),
-    );
-    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
-      KeySchema: keySchema,
-      ...(indexes.length ? { GlobalSecondaryIndexes: indexes } : {}),
-      ...(def.ttlAttribute
-        ? { TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true } }
-        : {}),
-    });
-  });
+  it.each(Object.values(tables) as TableDef[])(
+    'creates table $id with exactly the keys of resources.ts',
+    (def) => {
+      const keySchema = [
+        { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
+        ...(def.sortKey ? [{ AttributeName: def.sortKey.name, KeyType: 'RANGE' }] : []),
+      ];
+      const indexes = (def.indexes ?? []).map((i) =>
+        Match.objectLike({
+          IndexName: i.name,
+          KeySchema: [
+            { AttributeName: i.partitionKey.name, KeyType: 'HASH' },
+            ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' }] : []),
+          ],
+        }),
+      );
+      template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+        KeySchema: keySchema,
+        ...(indexes.length ? { GlobalSecondaryIndexes: indexes } : {}),
+        ...(def.ttlAttribute
+          ? { TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true } }
+          : {}),
+      });
+    },
+  );
 
   it('gives every work queue a dead-letter queue', () => {
     const queues = template.findResources('AWS::SQS::Queue', {

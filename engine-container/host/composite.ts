@@ -1,0 +1,67 @@
+/**
+ * One engine, several channel sources (the channel API's table, the schedule service): channels are
+ * the union of the managers' lists, and each asset request goes to the source that owns the channel.
+ * On an id clash the first source wins (and the clash is logged once).
+ */
+import { logger } from '../../functions/core/logger';
+import type { Channel, IAssetManager, IChannelManager, VodRequest, VodResponse } from '../src/types';
+
+export interface ChannelSource {
+  name: string;
+  channels: IChannelManager;
+  assets: IAssetManager;
+}
+
+export class CompositeSources implements IChannelManager, IAssetManager {
+  private owner = new Map<string, ChannelSource>();
+  private lastLists: Channel[][] = [];
+  private readonly clashes = new Set<string>();
+
+  constructor(private readonly sources: readonly ChannelSource[]) {}
+
+  async getChannels(): Promise<Channel[]> {
+    const lists = await Promise.all(
+      this.sources.map(async (s) => {
+        try {
+          return await s.channels.getChannels();
+        } catch (err) {
+          logger.warn('channel source failed; its channels are kept as last known', { source: s.name, err });
+          return undefined;
+        }
+      }),
+    );
+    const owner = new Map<string, ChannelSource>();
+    const out: Channel[] = [];
+    lists.forEach((list, i) => {
+      const source = this.sources[i]!;
+      // A failed source keeps its previous channels rather than dropping them off air.
+      const channels = list ?? this.lastLists[i] ?? [];
+      this.lastLists[i] = channels;
+      for (const channel of channels) {
+        if (owner.has(channel.id)) {
+          if (!this.clashes.has(channel.id))
+            logger.warn('channel id served by two sources', { channelId: channel.id });
+          this.clashes.add(channel.id);
+          continue;
+        }
+        owner.set(channel.id, source);
+        out.push(channel);
+      }
+    });
+    this.owner = owner;
+    return out;
+  }
+
+  getNextVod(req: VodRequest): Promise<VodResponse> {
+    const source = this.owner.get(req.sessionId) ?? this.sources[0];
+    if (!source) return Promise.reject(new Error('no channel source'));
+    return source.assets.getNextVod(req);
+  }
+
+  handleError(err: Error, vodResponse?: VodResponse): void {
+    logger.warn('channel item failed; slate inserted', {
+      err: err.message,
+      vod: vodResponse?.uri ?? vodResponse?.id,
+    });
+  }
+}

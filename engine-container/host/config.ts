@@ -1,0 +1,41 @@
+/**
+ * The engine process's settings from the environment (README "Engine configuration"). Engine options
+ * not listed here keep the engine's defaults (engine-container/README.md).
+ */
+import { readBool, readInt, readOptionalString } from '../../functions/core/env';
+import type { EngineOptions } from '../src/index';
+
+export interface EngineHostConfig {
+  /** Engine options derived from the environment (no managers, no store: the factory adds those). */
+  options: EngineOptions;
+  /** `dynamodb` (shared by every engine task: required behind a load balancer) or `memory`. */
+  logStore: 'dynamodb' | 'memory';
+  channelRefreshMs: number;
+  webhookTimeoutMs: number;
+}
+
+const optionalInt = (name: string, min: number, max: number): number | undefined => {
+  const raw = readOptionalString(name);
+  return raw === undefined ? undefined : readInt(name, 0, { min, max });
+};
+
+export function engineHostConfigFromEnv(): EngineHostConfig {
+  const options: EngineOptions = {
+    port: readInt('port', readInt('ENGINE_PORT', 8000, { min: 0, max: 65535 }), { min: 0, max: 65535 }),
+    defaultSlateUri: readOptionalString('ENGINE_SLATE_URI'),
+    forceTargetDuration: optionalInt('ENGINE_FORCE_TARGET_DURATION', 1, 30),
+    targetDurationPadding: optionalInt('ENGINE_TARGET_DURATION_PADDING', 0, 10),
+    playlistWindowMs: readInt('ENGINE_WINDOW_MS', 60_000, { min: 6000, max: 3_600_000 }),
+    cacheTTL: readInt('ENGINE_CACHE_TTL', 4, { min: 1, max: 60 }),
+    cloudMetrics: readBool('ENGINE_CLOUD_METRICS', false),
+    sessionEventStream: readBool('ENGINE_EVENT_STREAM', true),
+    sessionResetKey: readOptionalString('ENGINE_RESET_KEY'),
+    staticDirectory: readOptionalString('ENGINE_STATIC_DIR'),
+  };
+  return {
+    options,
+    logStore: (readOptionalString('ENGINE_LOG_STORE') ?? 'dynamodb') === 'memory' ? 'memory' : 'dynamodb',
+    channelRefreshMs: readInt('ENGINE_CHANNEL_REFRESH_MS', 2000, { min: 200, max: 60_000 }),
+    webhookTimeoutMs: readInt('ENGINE_WEBHOOK_TIMEOUT_MS', 2000, { min: 100, max: 30_000 }),
+  };
+}

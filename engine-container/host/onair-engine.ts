@@ -1,0 +1,57 @@
+/**
+ * The onair engine process: the playout engine with the channel API's channels (and, when
+ * SCHEDULE_SERVICE_API_URL is set, the schedule service's), the shared DynamoDB playout log, and the
+ * settings of config.ts. Used by the container entry (main.ts) and by `npm start`.
+ */
+import { ChannelStore } from '../../functions/channel/channel-store';
+import { documentClient } from '../../functions/core/aws';
+import { schedulePluginFromEnv } from '../../functions/schedule/engine-plugin/index';
+import { Engine, type EngineOptions } from '../src/index';
+import { ChannelTableManager } from './channel-table-manager';
+import { type ChannelSource, CompositeSources } from './composite';
+import { engineHostConfigFromEnv } from './config';
+import { DynamoDbPlayoutLogStore } from './dynamo-log-store';
+import { OnairAssetManager } from './onair-asset-manager';
+
+export interface OnairEngine {
+  engine: Engine;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
+  const config = engineHostConfigFromEnv();
+  const table = new ChannelTableManager(new ChannelStore(documentClient()), config.channelRefreshMs);
+  const sources: ChannelSource[] = [
+    {
+      name: 'channel-api',
+      channels: table,
+      assets: new OnairAssetManager({
+        channel: (id) => table.channel(id),
+        webhookTimeoutMs: config.webhookTimeoutMs,
+      }),
+    },
+  ];
+  const schedule = schedulePluginFromEnv();
+  if (schedule)
+    sources.push({ name: 'schedule', channels: schedule.channelManager, assets: schedule.assetManager });
+  const composite = new CompositeSources(sources);
+  const engine = new Engine(composite, {
+    ...config.options,
+    channelManager: composite,
+    channelRefreshIntervalMs: config.channelRefreshMs,
+    ...(config.logStore === 'dynamodb' ? { logStore: new DynamoDbPlayoutLogStore(documentClient()) } : {}),
+    ...overrides,
+  });
+  return {
+    engine,
+    start: async () => {
+      await table.start();
+      await engine.start();
+    },
+    stop: async () => {
+      await engine.stop();
+      await table.stop();
+    },
+  };
+}

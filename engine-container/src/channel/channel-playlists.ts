@@ -1,0 +1,118 @@
+/**
+ * Serving a channel's playlists. The request path only computes a window over the in-memory log tail
+ * (O(window)) or returns the cached body; it waits for I/O only in rare cases (a channel's very first
+ * master request, a VOD appended by another instance and not yet parsed here).
+ */
+import { badRequest, HttpError } from '../../../functions/core/errors';
+import type { EngineConfig } from '../config';
+import { type OutputLadder, renditionKeys } from '../ladder/output-ladder';
+import type { Metrics } from '../metrics';
+import { computeWindow, MissingVodError, type TrackResolver } from '../playout/window';
+import { applyFilter, FilterError, parseFilter } from '../render/filter';
+import { renderMasterPlaylist } from '../render/master-playlist';
+import { renderMediaPlaylist } from '../render/media-playlist';
+import type { Channel } from '../types';
+import type { VodCache } from '../vod/vod-cache';
+import type { ChannelPlayout } from './channel-playout';
+import { PlaylistCache } from './playlist-cache';
+
+export interface PlaylistDeps {
+  config: EngineConfig;
+  vods: VodCache;
+  resolve: TrackResolver;
+  metrics: Metrics;
+}
+
+const MAX_CACHED_MASTERS = 16;
+const keySets = new WeakMap<OutputLadder, Set<string>>();
+
+function keysOf(ladder: OutputLadder): Set<string> {
+  let keys = keySets.get(ladder);
+  if (!keys) {
+    keys = new Set(renditionKeys(ladder));
+    keySets.set(ladder, keys);
+  }
+  return keys;
+}
+
+export const channelStarting = (): HttpError =>
+  new HttpError(503, 'channel_starting', 'the channel has no content yet; retry shortly');
+
+export class ChannelPlaylists {
+  private readonly media = new PlaylistCache();
+  private readonly masters = new Map<string, string>();
+  private mastersOf: { channel: Channel; ladder: OutputLadder } | undefined;
+
+  constructor(
+    private readonly playout: ChannelPlayout,
+    private readonly deps: PlaylistDeps,
+  ) {}
+
+  async master(filter?: string): Promise<string> {
+    this.deps.metrics.inc('MasterRequests');
+    if (!this.playout.header) await this.playout.advance();
+    const header = this.playout.header;
+    if (!header) throw channelStarting();
+    const { channel } = this.playout;
+    if (this.mastersOf?.channel !== channel || this.mastersOf.ladder !== header.ladder) {
+      this.masters.clear();
+      this.mastersOf = { channel, ladder: header.ladder };
+    }
+    const cacheKey = filter ?? '';
+    const cached = this.masters.get(cacheKey);
+    if (cached) return cached;
+    const variantIndexes = filter === undefined ? undefined : this.filtered(header.ladder, filter);
+    const body = renderMasterPlaylist(channel, header.ladder, {
+      noSessionDataTags: this.deps.config.noSessionDataTags,
+      variantIndexes,
+    });
+    if (this.masters.size >= MAX_CACHED_MASTERS) this.masters.clear();
+    this.masters.set(cacheKey, body);
+    return body;
+  }
+
+  private filtered(ladder: OutputLadder, filter: string): number[] {
+    let indexes: number[];
+    try {
+      indexes = applyFilter(ladder.variants, parseFilter(filter));
+    } catch (err) {
+      if (err instanceof FilterError) throw badRequest(`invalid filter: ${err.message}`, 'filter');
+      throw err;
+    }
+    if (indexes.length === 0)
+      throw new HttpError(400, 'filter_matches_nothing', 'the filter removes every variant', {
+        field: 'filter',
+      });
+    return indexes;
+  }
+
+  async mediaPlaylist(key: string): Promise<string> {
+    const { config, metrics, resolve, vods } = this.deps;
+    metrics.inc('PlaylistRequests');
+    if (!this.playout.header) await this.playout.advance();
+    const header = this.playout.header;
+    if (!header) throw channelStarting();
+    if (!keysOf(header.ladder).has(key))
+      throw new HttpError(404, 'rendition_not_found', `no rendition ${key} on this channel`);
+    const tail = this.playout.tail;
+    // Other instances' appends (HA) show up within sharedStoreCacheTTL; this request does not wait for them.
+    if (tail.isStale(config.sharedStoreCacheTTL)) tail.refresh().catch(() => undefined);
+    const now = config.clock();
+    const cached = this.media.get(key, tail.version, now);
+    if (cached) return cached;
+    for (let attempt = 0; ; attempt++) {
+      const version = tail.version;
+      try {
+        const win = computeWindow(tail.items, resolve, key, now, config.playlistWindowMs);
+        const body = renderMediaPlaylist(win);
+        this.media.set(key, version, now, win.nextChangeMs, body);
+        return body;
+      } catch (err) {
+        if (!(err instanceof MissingVodError) || attempt >= 3) throw err;
+        await vods.load(err.uri).catch(() => {
+          throw new HttpError(503, 'vod_unavailable', `VOD ${err.uri} of this channel cannot be loaded`);
+        });
+      }
+    }
+  }
+}

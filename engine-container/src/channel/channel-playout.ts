@@ -1,0 +1,269 @@
+/**
+ * One channel: keeps its log extended ahead of the clock (lookahead), follows its schedule, resets on
+ * request, and announces what starts. `advance()` never overlaps itself (one in flight per channel,
+ * hls.js task-loop style); the engine's tick decides when to call it, from nextWakeMs().
+ */
+import type { Logger } from '../../../functions/core/logger';
+import type { EngineConfig } from '../config';
+import type { EngineEvents } from '../events';
+import { renditionKeys } from '../ladder/output-ladder';
+import type { Metrics } from '../metrics';
+import { buildItem, type ChannelHeader, cutBoundaryMs, logEndMs, nextStartMs } from '../playout/append';
+import { itemEndMs } from '../playout/item';
+import type { PlayoutLogStore } from '../playout/log-store';
+import { firstItemToKeep, itemSummary, liveItem } from '../playout/log-upkeep';
+import type { TrackResolver } from '../playout/window';
+import type { Channel, ScheduleEvent } from '../types';
+import type { VodCache } from '../vod/vod-cache';
+import { decideHeader } from './header';
+import { LogTail } from './log-tail';
+import type { PlannedItem, Planner } from './planner';
+import { dueEvent, lateEvent, nextEventStartMs, unsupportedEvents } from './schedule';
+
+export interface ChannelDeps {
+  config: EngineConfig;
+  planner: Planner;
+  store: PlayoutLogStore;
+  vods: VodCache;
+  events: EngineEvents;
+  metrics: Metrics;
+  log: Logger;
+  resolve: TrackResolver;
+}
+
+/** Retry delay for a channel whose first item could not be planned (no VOD, no slate). */
+const START_RETRY_MS = 2000;
+/** Bound on appends per advance: a channel far behind catches up over several ticks. */
+const MAX_APPENDS_PER_ADVANCE = 32;
+
+export class ChannelPlayout {
+  readonly tail: LogTail;
+  private busy: Promise<void> | undefined;
+  private schedule: readonly ScheduleEvent[] = [];
+  private readonly warnedLive = new Set<string>();
+  private lastStartedSeq = -1;
+  private wakeAtMs = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    public channel: Channel,
+    private readonly deps: ChannelDeps,
+  ) {
+    this.tail = new LogTail(deps.store, channel.id, deps.config.clock);
+  }
+
+  get header(): ChannelHeader | undefined {
+    const last = this.tail.last;
+    return last ? { ladder: last.ladder, targetDurationS: last.targetDurationS } : undefined;
+  }
+
+  nextWakeMs(): number {
+    return this.wakeAtMs;
+  }
+
+  setSchedule(events: readonly ScheduleEvent[]): void {
+    this.schedule = events;
+    for (const e of unsupportedEvents(events, this.warnedLive)) {
+      this.deps.log.warn('LIVE schedule events are not supported yet; VOD2Live continues', {
+        channelId: this.channel.id,
+        eventId: e.eventId,
+      });
+    }
+  }
+
+  /** Refreshes, extends and trims the log; concurrent callers share the one run in flight. */
+  advance(): Promise<void> {
+    if (!this.busy) {
+      // Not due again while in flight: the engine's tick skips this channel until the run ends.
+      this.wakeAtMs = Number.POSITIVE_INFINITY;
+      this.busy = this.exclusive(() => this.runAdvance());
+    }
+    return this.busy;
+  }
+
+  /** Resolves when no advance or reset is in flight. */
+  async idle(): Promise<void> {
+    while (this.busy) await this.busy;
+  }
+
+  /** Restarts the channel's content at the next segment boundary (see README: reset); returns where. */
+  async reset(): Promise<number | undefined> {
+    while (this.busy) await this.busy;
+    let startMs: number | undefined;
+    this.busy = this.exclusive(async () => {
+      startMs = await this.runReset();
+    });
+    await this.busy;
+    return startMs;
+  }
+
+  private exclusive(work: () => Promise<void>): Promise<void> {
+    return work()
+      .catch((err: unknown) =>
+        this.deps.log.error('channel playout failed', { channelId: this.channel.id, err }),
+      )
+      .finally(() => {
+        this.busy = undefined;
+        this.wakeAtMs = this.computeWake();
+      });
+  }
+
+  private leadMs(header: ChannelHeader): number {
+    const { getNextVodTimeoutMs, vodLoadTimeoutMs } = this.deps.config;
+    return 2 * header.targetDurationS * 1000 + getNextVodTimeoutMs + vodLoadTimeoutMs;
+  }
+
+  private computeWake(): number {
+    const header = this.header;
+    const now = this.deps.config.clock();
+    if (!header) return now + START_RETRY_MS;
+    const nextStart = this.tail.items.find((i) => i.startMs > now)?.startMs ?? Number.POSITIVE_INFINITY;
+    return Math.min(logEndMs(this.tail.items) - this.leadMs(header), nextStart);
+  }
+
+  private playedEvents(): Set<string> {
+    return new Set(this.tail.items.flatMap((i) => (i.eventId ? [i.eventId] : [])));
+  }
+
+  private async runAdvance(): Promise<void> {
+    if (this.tail.isStale(this.deps.config.sharedStoreCacheTTL)) await this.tail.refresh();
+    await this.loadTailVods();
+    await this.cutInLateEvent();
+    await this.extend();
+    this.trim();
+    this.announceStarted();
+  }
+
+  private async loadTailVods(): Promise<void> {
+    for (const item of this.tail.items) {
+      if (this.deps.vods.get(item.uri)) continue;
+      await this.deps.vods.load(item.uri).catch((err: unknown) => {
+        this.deps.log.error('VOD of a logged item cannot be loaded', {
+          channelId: this.channel.id,
+          uri: item.uri,
+          err,
+        });
+      });
+    }
+  }
+
+  private async plan(startMs: number, header: ChannelHeader | undefined): Promise<PlannedItem[]> {
+    const { planner } = this.deps;
+    const targetDurationS = header?.targetDurationS;
+    const ctx = { channel: this.channel, startMs, targetDurationS };
+    const played = this.playedEvents();
+    const toleranceMs = ((targetDurationS ?? 0) + 1) * 1000;
+    const due = dueEvent(this.schedule, played, startMs, toleranceMs);
+    if (due) return planner.event(ctx, due);
+    const untilMs = nextEventStartMs(this.schedule, played, startMs);
+    return planner.next({ ...ctx, untilMs });
+  }
+
+  private async extend(): Promise<void> {
+    const { config } = this.deps;
+    for (let n = 0; n < MAX_APPENDS_PER_ADVANCE; n++) {
+      const now = config.clock();
+      const header = this.header;
+      if (header && logEndMs(this.tail.items) >= now + this.leadMs(header)) return;
+      const startMs = nextStartMs(this.tail.items, now, config.playlistWindowMs);
+      const planned = await this.plan(startMs, header);
+      if (planned.length === 0) return;
+      await this.appendAll(planned, startMs, header);
+    }
+  }
+
+  /** Appends planned items from startMs on; false when another writer got there first. */
+  private async appendAll(planned: PlannedItem[], startMs: number, known?: ChannelHeader): Promise<boolean> {
+    const { config, vods, resolve, metrics, events } = this.deps;
+    const slateUri = this.channel.slate ?? config.defaultSlateUri;
+    const header =
+      known ?? decideHeader(this.channel, planned, slateUri ? vods.get(slateUri) : undefined, config);
+    const keys = renditionKeys(header.ladder);
+    let at = startMs;
+    for (const { draft } of planned) {
+      const item = buildItem(this.tail.items, draft, at, header, keys, resolve);
+      if ((await this.tail.append(item)) === 'conflict') {
+        metrics.inc('AppendConflicts');
+        await this.tail.refresh();
+        return false;
+      }
+      metrics.inc('ItemsAppended');
+      events.emit(this.channel.id, 'item_appended', itemSummary(item));
+      at = itemEndMs(item);
+    }
+    return true;
+  }
+
+  private async cutInLateEvent(): Promise<void> {
+    const header = this.header;
+    if (!header) return;
+    const now = this.deps.config.clock();
+    const toleranceMs = (header.targetDurationS + 1) * 1000;
+    const late = lateEvent(this.schedule, this.playedEvents(), now, logEndMs(this.tail.items), toleranceMs);
+    if (!late) return;
+    const at = cutBoundaryMs(
+      this.tail.items,
+      Math.max(late.start_time, now + this.marginMs()),
+      this.deps.resolve,
+    );
+    const planned = await this.deps.planner.event(
+      { channel: this.channel, startMs: at, targetDurationS: header.targetDurationS },
+      late,
+    );
+    // The clock moved while planning: never cut before what players may have seen meanwhile.
+    const start = cutBoundaryMs(
+      this.tail.items,
+      Math.max(at, this.deps.config.clock() + this.marginMs()),
+      this.deps.resolve,
+    );
+    if (planned.length) await this.appendAll(planned, start, header);
+  }
+
+  /** How far ahead of now a cut starts: covers instances whose view of the log is up to this old. */
+  private marginMs(): number {
+    return Math.max(this.deps.config.sharedStoreCacheTTL, 500);
+  }
+
+  private async runReset(): Promise<number | undefined> {
+    await this.tail.refresh();
+    await this.loadTailVods();
+    const header = this.header;
+    if (!header) return undefined;
+    const now = this.deps.config.clock();
+    const planned = await this.deps.planner.next({
+      channel: this.channel,
+      startMs: now,
+      targetDurationS: header.targetDurationS,
+    });
+    if (planned.length === 0) return undefined;
+    // Read the clock again: planning took time, and segments ending meanwhile may have been served.
+    const start = cutBoundaryMs(
+      this.tail.items,
+      this.deps.config.clock() + this.marginMs(),
+      this.deps.resolve,
+    );
+    const appended = await this.appendAll(planned, start, header);
+    if (appended)
+      this.deps.events.emit(this.channel.id, 'channel_reset', { startMs: start, seq: this.tail.lastSeq });
+    await this.extend();
+    return appended ? start : undefined;
+  }
+
+  private trim(): void {
+    const keep = firstItemToKeep(
+      this.tail.items,
+      this.deps.config.clock(),
+      this.deps.config.playlistWindowMs,
+    );
+    this.tail.dropBefore(keep);
+  }
+
+  private announceStarted(): void {
+    const items = this.tail.items;
+    for (const item of items) this.deps.vods.touch(item.uri);
+    const live = liveItem(items, this.deps.config.clock());
+    if (live && live.seq > this.lastStartedSeq) {
+      this.lastStartedSeq = live.seq;
+      this.deps.events.emit(this.channel.id, 'item_started', itemSummary(live));
+    }
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * Decides what a channel plays next: asks the asset manager (with a deadline), loads the VOD (shared
+ * cache), adds a preroll when asked, and on any failure falls back to the slate (or, without a
+ * loadable slate, the synthetic gap) and reports the error. It never throws: the stream never stops.
+ */
+import type { Logger } from '../../../functions/core/logger';
+import type { EngineConfig } from '../config';
+import type { EngineEvents } from '../events';
+import type { Metrics } from '../metrics';
+import { loopDraft, type VodPlan, vodDraft } from '../playout/drafts';
+import type { ItemDraft } from '../playout/item';
+import type { Channel, IAssetManager, ScheduleEvent, VodResponse } from '../types';
+import { withTimeout } from '../util/timeout';
+import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
+import { gapUri } from '../vod/synthetic-gap';
+import type { VodCache } from '../vod/vod-cache';
+
+export interface PlannerDeps {
+  config: EngineConfig;
+  assetManager: IAssetManager;
+  vods: VodCache;
+  events: EngineEvents;
+  metrics: Metrics;
+  log: Logger;
+}
+
+export interface PlannedItem {
+  draft: ItemDraft;
+  vod: ParsedVod;
+}
+
+export interface PlanContext {
+  channel: Channel;
+  startMs: number;
+  /** The channel's target duration; undefined before its first item (then any VOD fits). */
+  targetDurationS?: number;
+  /** Start of the next scheduled event: the VOD is truncated to end there. */
+  untilMs?: number;
+}
+
+export class AssetError extends Error {
+  override name = 'AssetError';
+}
+
+export function fitsTargetDuration(vod: ParsedVod, targetDurationS: number | undefined): boolean {
+  return targetDurationS === undefined || Math.round(vod.maxSegmentMs / 1000) <= targetDurationS;
+}
+
+export class Planner {
+  constructor(private readonly deps: PlannerDeps) {}
+
+  private async loadFitting(uri: string, ctx: PlanContext): Promise<ParsedVod> {
+    const vod = await this.deps.vods.load(uri);
+    if (!fitsTargetDuration(vod, ctx.targetDurationS)) {
+      const longest = (vod.maxSegmentMs / 1000).toFixed(3);
+      throw new AssetError(
+        `${uri} has ${longest} s segments, longer than the channel target duration ${ctx.targetDurationS} s`,
+      );
+    }
+    return vod;
+  }
+
+  private report(channel: Channel, err: unknown, vodResponse?: VodResponse): void {
+    const error = err instanceof Error ? err : new Error(String(err));
+    const { metrics, events, log, assetManager } = this.deps;
+    metrics.inc('VodErrors');
+    log.warn('vod error', { channelId: channel.id, err: error, uri: vodResponse?.uri });
+    events.emit(channel.id, 'vod_error', {
+      message: error.message,
+      code: (error as { code?: string }).code,
+      vod: vodResponse,
+    });
+    Promise.resolve()
+      .then(() => assetManager.handleError?.(error, vodResponse))
+      .catch((e: unknown) => log.error('handleError threw', { channelId: channel.id, err: e }));
+  }
+
+  /** The next item(s) from the asset manager: [preroll?, vod], or a slate on any failure. */
+  async next(ctx: PlanContext): Promise<PlannedItem[]> {
+    const { config, assetManager } = this.deps;
+    const category =
+      typeof ctx.channel.options?.category === 'string' ? ctx.channel.options.category : undefined;
+    let response: VodResponse | undefined;
+    try {
+      const request = { sessionId: ctx.channel.id, category, playlistId: ctx.channel.id };
+      response = await withTimeout(
+        assetManager.getNextVod(request),
+        config.getNextVodTimeoutMs,
+        'getNextVod',
+      );
+      if (!response || typeof response !== 'object')
+        throw new AssetError('getNextVod returned no VodResponse');
+      if (response.type === 'gap')
+        return this.slate(ctx, 'gap', { durationMs: response.desiredDuration ?? config.slateDuration });
+      if (!response.uri) throw new AssetError(`VodResponse ${response.id ?? '(no id)'} has no uri`);
+      const vod = await this.loadFitting(response.uri, ctx);
+      const preroll = await this.preroll(ctx, response);
+      const plan: VodPlan = {
+        kind: 'vod',
+        id: String(response.id ?? response.uri),
+        title: String(response.title ?? ''),
+        uri: response.uri,
+        offsetMs: response.startOffset ?? (response.offset ?? 0) * 1000,
+        desiredDurationMs: this.capped(ctx, response.desiredDuration, preroll),
+        lateMs:
+          response.diffMs ?? (response.unixTs !== undefined ? ctx.startMs - response.unixTs : undefined),
+        diffCompensationRate: config.diffCompensationRate,
+        timedMetadata: response.timedMetadata,
+      };
+      return [...(preroll ? [preroll] : []), { draft: vodDraft(referenceTrack(vod), plan), vod }];
+    } catch (err) {
+      this.report(ctx.channel, err, response);
+      return this.slate(ctx, (err as Error)?.message ?? 'error', { repetitions: config.slateRepetitions });
+    }
+  }
+
+  private capped(ctx: PlanContext, desired: number | undefined, preroll?: PlannedItem): number | undefined {
+    if (ctx.untilMs === undefined) return desired;
+    const room = ctx.untilMs - ctx.startMs - (preroll?.draft.durationMs ?? 0);
+    return Math.max(1, Math.min(desired ?? Number.POSITIVE_INFINITY, room));
+  }
+
+  private async preroll(ctx: PlanContext, response: VodResponse): Promise<PlannedItem | undefined> {
+    const preroll = response.preroll ?? ctx.channel.options?.preroll;
+    if (!preroll?.uri) return undefined;
+    try {
+      const vod = await this.loadFitting(preroll.uri, ctx);
+      const plan = {
+        kind: 'preroll',
+        id: 'preroll',
+        title: 'preroll',
+        uri: preroll.uri,
+        desiredDurationMs: preroll.durationMs,
+      } as const;
+      return { draft: vodDraft(referenceTrack(vod), plan), vod };
+    } catch (err) {
+      this.report(ctx.channel, err, { id: 'preroll', title: 'preroll', uri: preroll.uri });
+      return undefined;
+    }
+  }
+
+  /**
+   * A scheduled VOD event (stream switch manager): plays for the asset's duration (else until end_time),
+   * from where it should be by now when it starts late.
+   */
+  async event(ctx: PlanContext, event: ScheduleEvent): Promise<PlannedItem[]> {
+    const offsetMs = Math.max(0, ctx.startMs - event.start_time);
+    const durationMs = Math.max(1, (event.duration ?? event.end_time - event.start_time) - offsetMs);
+    const vodResponse = { id: event.assetId, title: event.title, uri: event.uri };
+    try {
+      const vod = await this.loadFitting(event.uri, ctx);
+      const plan = {
+        kind: 'vod',
+        ...vodResponse,
+        offsetMs,
+        desiredDurationMs: durationMs,
+        eventId: event.eventId,
+      } as const;
+      return [{ draft: vodDraft(referenceTrack(vod), plan), vod }];
+    } catch (err) {
+      this.report(ctx.channel, err, vodResponse);
+      const planned = await this.slate(ctx, (err as Error).message, { durationMs });
+      for (const p of planned) p.draft.eventId = event.eventId;
+      return planned;
+    }
+  }
+
+  /** The channel's slate repeated (or filling a duration); the synthetic gap when no slate loads. */
+  async slate(
+    ctx: PlanContext,
+    reason: string,
+    fill: { durationMs: number } | { repetitions: number },
+  ): Promise<PlannedItem[]> {
+    const { config, vods, log, metrics, events } = this.deps;
+    const slateUri = ctx.channel.slate ?? config.defaultSlateUri;
+    if (slateUri) {
+      try {
+        const vod = await this.loadFitting(slateUri, ctx);
+        const draft = loopDraft(
+          referenceTrack(vod),
+          { kind: 'slate', id: 'slate', title: 'slate', uri: slateUri, reason },
+          fill,
+        );
+        metrics.inc('SlatesInserted');
+        events.emit(ctx.channel.id, 'slate_inserted', {
+          reason,
+          uri: slateUri,
+          durationMs: draft.durationMs,
+        });
+        return [{ draft, vod }];
+      } catch (err) {
+        log.error('slate cannot be loaded', { channelId: ctx.channel.id, uri: slateUri, err });
+      }
+    }
+    // Before the first item there is no ladder or target duration to give a synthetic gap: wait.
+    if (ctx.targetDurationS === undefined) return [];
+    const segmentMs = Math.min(config.averageSegmentDuration, ctx.targetDurationS * 1000);
+    const vod = await vods.load(gapUri(segmentMs));
+    const durationMs = 'durationMs' in fill ? fill.durationMs : fill.repetitions * config.slateDuration;
+    const base = { kind: 'gap', id: 'gap', title: 'gap', uri: vod.uri, reason } as const;
+    events.emit(ctx.channel.id, 'slate_inserted', { reason, uri: null, durationMs });
+    return [{ draft: loopDraft(referenceTrack(vod), base, { durationMs }), vod }];
+  }
+}

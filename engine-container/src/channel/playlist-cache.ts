@@ -1,0 +1,28 @@
+/**
+ * Rendered media playlists per rendition. A window only changes when a segment ends or the log
+ * changes, so a body stays valid from when it was computed until the window's nextChangeMs, for the
+ * same log version: most requests are a map lookup.
+ */
+interface Entry {
+  version: number;
+  fromMs: number;
+  untilMs: number;
+  body: string;
+}
+
+export class PlaylistCache {
+  private readonly entries = new Map<string, Entry>();
+
+  get(key: string, version: number, nowMs: number): string | undefined {
+    const e = this.entries.get(key);
+    return e && e.version === version && nowMs >= e.fromMs && nowMs < e.untilMs ? e.body : undefined;
+  }
+
+  set(key: string, version: number, fromMs: number, untilMs: number, body: string): void {
+    this.entries.set(key, { version, fromMs, untilMs, body });
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Live mixing, VOD events only: which scheduled VOD event (type 2) a channel must play next, when the
+ * asset manager's VOD must end so it starts on time, and when an event announced late must cut in.
+ * LIVE events (type 1) are not supported yet: the channel keeps playing VOD2Live through them.
+ */
+import type { ScheduleEvent } from '../types';
+
+export const VOD_EVENT = 2;
+
+/** Rule 4 of seed 002: a VOD event lasts its asset's duration, which wins over end_time. */
+export const eventEndMs = (e: ScheduleEvent): number =>
+  e.start_time + (e.duration ?? e.end_time - e.start_time);
+
+const pending = (events: readonly ScheduleEvent[], played: ReadonlySet<string>, afterMs: number) =>
+  events
+    .filter((e) => e.type === VOD_EVENT && !played.has(e.eventId) && eventEndMs(e) > afterMs)
+    .sort((a, b) => a.start_time - b.start_time);
+
+/** The event to play at startMs: one already started, or starting within `toleranceMs`. */
+export function dueEvent(
+  events: readonly ScheduleEvent[],
+  played: ReadonlySet<string>,
+  startMs: number,
+  toleranceMs: number,
+): ScheduleEvent | undefined {
+  return pending(events, played, startMs).find((e) => e.start_time <= startMs + toleranceMs);
+}
+
+/** Start of the next event after startMs (the VOD before it is truncated to end there). */
+export function nextEventStartMs(
+  events: readonly ScheduleEvent[],
+  played: ReadonlySet<string>,
+  startMs: number,
+): number | undefined {
+  return pending(events, played, startMs).find((e) => e.start_time > startMs)?.start_time;
+}
+
+/** An event the log already runs past (it was announced late): it must cut into what is playing. */
+export function lateEvent(
+  events: readonly ScheduleEvent[],
+  played: ReadonlySet<string>,
+  nowMs: number,
+  logEndMs: number,
+  toleranceMs: number,
+): ScheduleEvent | undefined {
+  return pending(events, played, nowMs).find((e) => e.start_time + toleranceMs < logEndMs);
+}
+
+/** LIVE events not reported yet (each is reported once: `reported` remembers them). */
+export function unsupportedEvents(events: readonly ScheduleEvent[], reported: Set<string>): ScheduleEvent[] {
+  const fresh = events.filter((e) => e.type !== VOD_EVENT && !reported.has(e.eventId));
+  for (const e of fresh) reported.add(e.eventId);
+  return fresh;
+}

@@ -1,0 +1,122 @@
+/**
+ * Engine options: every option of seed 002 with its default, plus ours. Merged with defaults and
+ * validated once, here; the rest of the engine only ever sees a complete, valid EngineConfig.
+ * Invalid values and combinations fail at construction with a message naming the option.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { z } from 'zod';
+import { ConfigError, readInt } from '../../functions/core/env';
+import type { PlayoutLogStore } from './playout/log-store';
+import type { IChannelManager, IStreamSwitchManager } from './types';
+import type { FetchLike } from './util/fetch-text';
+
+const ms = () => z.number().int().nonnegative();
+const positiveMs = () => z.number().int().positive();
+const endpoint = z
+  .string()
+  .refine(
+    (v) => v.startsWith('/') || /^https?:\/\//.test(v),
+    'must be a path starting with / or an http(s) URL',
+  );
+const isFn = (v: unknown) => typeof v === 'function';
+const hasMethod = (name: string) => (v: unknown) =>
+  typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>)[name] === 'function';
+
+const schema = z
+  .object({
+    defaultSlateUri: z.string().url().optional(),
+    slateRepetitions: z.number().int().positive().default(10),
+    slateDuration: positiveMs().default(4000),
+    kvstoreUrl: z.string().url().optional(),
+    cachestoreUrl: z.string().url().optional(),
+    sharedStoreCacheTTL: ms().default(1000),
+    heartbeat: z
+      .string()
+      .regex(/^\/[^?#]*$/, 'must be a path starting with /')
+      .default('/health'),
+    channelManager: z
+      .custom<IChannelManager>(hasMethod('getChannels'), 'must have a getChannels() method')
+      .optional(),
+    streamSwitchManager: z
+      .custom<IStreamSwitchManager>(hasMethod('getSchedule'), 'must have a getSchedule() method')
+      .optional(),
+    cacheTTL: z.number().positive().default(4),
+    playheadDiffThreshold: ms().optional(),
+    maxTickInterval: positiveMs().default(10000),
+    cloudMetrics: z.boolean().default(false),
+    useDemuxedAudio: z.boolean().default(false),
+    dummySubtitleEndpoint: endpoint.default('/vtt/dummyUrl'),
+    subtitleSliceEndpoint: endpoint.default('/vtt/sliceUrl'),
+    useVTTSubtitles: z.boolean().default(false),
+    alwaysNewSegments: z.boolean().default(false),
+    partialStoreHLSVod: z.boolean().default(false),
+    alwaysMapBandwidthByNearest: z.boolean().default(false),
+    diffCompensationRate: z.number().min(0).max(1).default(0.5),
+    staticDirectory: z.string().min(1).optional(),
+    averageSegmentDuration: positiveMs().default(3000),
+    targetDurationPadding: z.number().int().nonnegative().optional(),
+    forceTargetDuration: z.number().int().positive().optional(),
+    noSessionDataTags: z.boolean().default(false),
+    volatileKeyTTL: z.number().positive().default(5),
+    autoCreateSession: z.boolean().default(false),
+    sessionResetKey: z.string().min(1).optional(),
+    keepAliveTimeout: z.number().nonnegative().default(5),
+    sessionEventStream: z.boolean().default(false),
+    // ours
+    port: z.number().int().min(0).max(65535).optional(),
+    host: z.string().min(1).optional(),
+    clock: z
+      .custom<() => number>(isFn, 'must be a function returning Unix ms')
+      .default(() => () => Date.now()),
+    logStore: z.custom<PlayoutLogStore>(hasMethod('append'), 'must implement PlayoutLogStore').optional(),
+    playlistWindowMs: positiveMs().default(60_000),
+    fetch: z.custom<FetchLike>(isFn, 'must be a fetch function').default(() => globalThis.fetch as FetchLike),
+    vodLoadTimeoutMs: positiveMs().default(5000),
+    getNextVodTimeoutMs: positiveMs().default(5000),
+    channelRefreshIntervalMs: positiveMs().default(5000),
+    scheduleRefreshIntervalMs: positiveMs().default(5000),
+    maxPlaylistBytes: positiveMs().default(5 * 1024 * 1024),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    if (o.maxTickInterval <= o.averageSegmentDuration) {
+      issue(
+        'maxTickInterval',
+        `must exceed the media segment length (averageSegmentDuration ${o.averageSegmentDuration} ms)`,
+      );
+    }
+    if (o.forceTargetDuration !== undefined && o.maxTickInterval <= o.forceTargetDuration * 1000) {
+      issue(
+        'maxTickInterval',
+        `must exceed the media segment length (forceTargetDuration ${o.forceTargetDuration} s)`,
+      );
+    }
+    if (o.forceTargetDuration !== undefined && o.playlistWindowMs < 3 * o.forceTargetDuration * 1000) {
+      issue('playlistWindowMs', 'must hold at least 3 target durations (RFC 8216 §6.2.2)');
+    }
+    if (o.heartbeat.startsWith('/channels/')) issue('heartbeat', 'must not be below /channels/');
+    if (
+      o.staticDirectory !== undefined &&
+      !(existsSync(o.staticDirectory) && statSync(o.staticDirectory).isDirectory())
+    ) {
+      issue('staticDirectory', `"${o.staticDirectory}" is not a directory`);
+    }
+  });
+
+export type EngineOptions = z.input<typeof schema>;
+export type EngineConfig = z.output<typeof schema> & { port: number };
+
+export function resolveConfig(
+  options: EngineOptions = {},
+  env: Record<string, string | undefined> = process.env,
+): EngineConfig {
+  const parsed = schema.safeParse(options);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(options)'}: ${i.message}`);
+    throw new ConfigError(`invalid engine options: ${problems.join('; ')}`);
+  }
+  const port = parsed.data.port ?? readInt('port', 8000, { min: 0, max: 65535 }, env);
+  return { ...parsed.data, port };
+}

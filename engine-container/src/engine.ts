@@ -1,0 +1,162 @@
+/**
+ * The playout engine: `new Engine(assetManager, options)`, `await engine.start()` (listening on
+ * options.port ?? $port ?? 8000; port 0 picks a free one, see `engine.port`), `await engine.stop()`.
+ * Nothing runs before start(): the constructor only validates options and builds the core.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConfigError } from '../../functions/core/env';
+import { type EngineConfig, type EngineOptions, resolveConfig } from './config';
+import { EngineCore } from './engine-core';
+import type { EngineEvents } from './events';
+import { emfLine } from './metrics';
+import { EventStreams } from './server/event-stream';
+import { handleRequest, type ServerContext } from './server/routes';
+import { VttSlicer } from './server/vtt';
+import type { Channel, IAssetManager } from './types';
+import { TaskLoop } from './util/task-loop';
+import { withTimeout } from './util/timeout';
+
+/** The tick never spins faster than this, whatever the channels ask. */
+const MIN_TICK_MS = 20;
+const SWEEP_INTERVAL_MS = 60_000;
+const METRICS_INTERVAL_MS = 60_000;
+
+export class Engine {
+  readonly config: EngineConfig;
+  readonly core: EngineCore;
+  private server: Server | undefined;
+  private loops: TaskLoop[] = [];
+  private tick: TaskLoop | undefined;
+  private readonly streams: EventStreams;
+
+  constructor(assetManager: IAssetManager, options: EngineOptions = {}) {
+    if (typeof assetManager?.getNextVod !== 'function')
+      throw new ConfigError('assetManager must implement getNextVod()');
+    this.config = resolveConfig(options);
+    this.core = new EngineCore(assetManager, this.config);
+    this.streams = new EventStreams(this.core.events);
+    if ((this.config.kvstoreUrl || this.config.cachestoreUrl) && !options.logStore) {
+      // Shared state here is the playout log: a URL alone cannot tell us which store to speak to.
+      this.core.log.warn(
+        'kvstoreUrl/cachestoreUrl are accepted but unused: pass a shared logStore for high availability',
+      );
+    }
+  }
+
+  get events(): EngineEvents {
+    return this.core.events;
+  }
+
+  /** The port the server listens on (useful with port 0). */
+  get port(): number {
+    const address = this.server?.address() as AddressInfo | null | undefined;
+    if (!address) throw new Error('engine is not started');
+    return address.port;
+  }
+
+  async start(): Promise<void> {
+    if (this.server) return;
+    const { config, core } = this;
+    if (config.channelManager) await this.refreshChannels();
+    const ctx: ServerContext = {
+      core,
+      config,
+      streams: this.streams,
+      slicer: new VttSlicer(config.fetch, config.vodLoadTimeoutMs, config.maxPlaylistBytes),
+      log: core.log,
+    };
+    const server = createServer((req, res) => void handleRequest(ctx, req, res));
+    server.keepAliveTimeout = config.keepAliveTimeout * 1000;
+    // Node requires headersTimeout above keepAliveTimeout, or idle sockets race a late request.
+    server.headersTimeout = server.keepAliveTimeout + 1000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    await core.preloadSlate();
+    this.startLoops();
+    core.log.info('engine listening', { port: this.port, channels: core.channelIds.length });
+  }
+
+  private startLoops(): void {
+    const { config, core } = this;
+    const onError = (err: unknown) => core.log.error('engine loop failed', { err });
+    const tick = new TaskLoop(
+      () => {
+        const runs = core.kickDue();
+        // A finished run may want an earlier wake (an item start): look again when they settle.
+        if (runs.length) void Promise.allSettled(runs).then(() => tick.poke());
+        const delay = core.nextWakeMs() - config.clock();
+        return Math.min(config.maxTickInterval, Math.max(MIN_TICK_MS, delay));
+      },
+      config.maxTickInterval,
+      onError,
+    );
+    this.tick = tick;
+    const loops: Array<[TaskLoop, number]> = [
+      [tick, 0],
+      [new TaskLoop(() => core.sweep(), SWEEP_INTERVAL_MS, onError), SWEEP_INTERVAL_MS],
+    ];
+    if (config.channelManager) {
+      // start() has just read the channel list: the next read is one interval away.
+      const refresh = new TaskLoop(() => this.refreshChannels(), config.channelRefreshIntervalMs, onError);
+      loops.push([refresh, config.channelRefreshIntervalMs]);
+    }
+    if (config.streamSwitchManager) {
+      loops.push([new TaskLoop(() => core.refreshSchedules(), config.scheduleRefreshIntervalMs, onError), 0]);
+    }
+    if (config.cloudMetrics) {
+      loops.push([
+        new TaskLoop(() => this.flushMetrics(), METRICS_INTERVAL_MS, onError),
+        METRICS_INTERVAL_MS,
+      ]);
+    }
+    for (const [loop, initialDelayMs] of loops) loop.start(initialDelayMs);
+    this.loops = loops.map(([loop]) => loop);
+    core.events.subscribe((e) => {
+      if (e.type === 'channel_added') tick.poke();
+    });
+  }
+
+  private async refreshChannels(): Promise<void> {
+    const manager = this.config.channelManager!;
+    try {
+      const list = await withTimeout(Promise.resolve(manager.getChannels()), 10_000, 'getChannels');
+      const valid = (Array.isArray(list) ? list : []).filter(
+        (c): c is Channel => typeof c?.id === 'string' && c.id !== '' && typeof c.name === 'string',
+      );
+      this.core.syncChannels(valid);
+      this.tick?.poke();
+    } catch (err) {
+      this.core.log.warn('getChannels failed; keeping the current channels', { err });
+    }
+  }
+
+  private flushMetrics(): void {
+    const counts = this.core.metrics.take();
+    counts.set('Channels', this.core.channelIds.length);
+    process.stdout.write(`${emfLine(counts, this.config.clock())}\n`);
+  }
+
+  async stop(): Promise<void> {
+    for (const loop of this.loops) loop.stop();
+    this.loops = [];
+    this.tick = undefined;
+    // Let advances in flight finish: none may call the asset manager after stop() returns.
+    await this.core.idle();
+    if (this.config.cloudMetrics) this.flushMetrics();
+    this.streams.closeAll();
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+}

@@ -1,0 +1,29 @@
+/** The playout engine's public API. */
+
+export { type EngineConfig, type EngineOptions, resolveConfig } from './config';
+export { Engine } from './engine';
+export { type ChannelRuntime, EngineCore } from './engine-core';
+export type { EngineEvent, EngineEvents, EngineEventType } from './events';
+export type { OutputLadder } from './ladder/output-ladder';
+export type { ItemKind, PlayoutItem } from './playout/item';
+export { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
+export { computeWindow, type PlaylistWindow, type WindowSegment } from './playout/window';
+export { applyFilter, FilterError, parseFilter } from './render/filter';
+export { renderMediaPlaylist } from './render/media-playlist';
+export type {
+  AudioTrack,
+  Channel,
+  ChannelOptions,
+  ChannelProfile,
+  ClosedCaption,
+  IAssetManager,
+  IChannelManager,
+  IStreamSwitchManager,
+  Preroll,
+  ScheduleEvent,
+  SubtitleTrack,
+  VodRequest,
+  VodResponse,
+} from './types';
+export type { FetchLike } from './util/fetch-text';
+export { loadVod, VodLoadError } from './vod/load-vod';

@@ -1,0 +1,105 @@
+/**
+ * Which track of a given VOD feeds an output rendition. VODs of one channel may have different
+ * ladders: video maps by rank when the variant counts match, else to the nearest bandwidth. Audio maps
+ * by language (else the VOD's default); a missing subtitle language gets dummy WebVTT segments on the
+ * video's boundaries, and a single whole-file WebVTT is cut into slices on those boundaries.
+ */
+import { type ParsedVod, referenceTrack, type VodMedia } from '../vod/parsed-vod';
+import { deriveTrack, type Track } from '../vod/track';
+import type { OutputAudio, OutputLadder } from './output-ladder';
+
+export interface MappingOptions {
+  alwaysMapBandwidthByNearest: boolean;
+  dummySubtitleEndpoint: string;
+  subtitleSliceEndpoint: string;
+}
+
+const byBandwidth = (bws: number[]): number[] =>
+  bws.map((_, i) => i).sort((a, b) => bws[a]! - bws[b]! || a - b);
+
+export function mapVariantIndex(
+  outBandwidths: number[],
+  k: number,
+  vodBandwidths: number[],
+  nearest: boolean,
+): number {
+  if (!nearest && outBandwidths.length === vodBandwidths.length) {
+    const rank = byBandwidth(outBandwidths).indexOf(k);
+    return byBandwidth(vodBandwidths)[rank]!;
+  }
+  const want = outBandwidths[k]!;
+  let best = 0;
+  for (let i = 1; i < vodBandwidths.length; i++) {
+    if (Math.abs(vodBandwidths[i]! - want) < Math.abs(vodBandwidths[best]! - want)) best = i;
+  }
+  return best;
+}
+
+function audioGroupFor(vod: ParsedVod, out: OutputAudio): string {
+  const groups = [...new Set(vod.audio.map((a) => a.groupId))];
+  const byChannels = out.channels
+    ? groups.find((g) => vod.audio.some((a) => a.groupId === g && a.channels === out.channels))
+    : undefined;
+  const byCodec = out.codec
+    ? vod.variants.find((v) => v.audioGroup && v.codecs?.includes(out.codec!))?.audioGroup
+    : undefined;
+  const sameName = groups.find((g) => g.replace(/[^A-Za-z0-9_.-]/g, '_') === out.groupId);
+  return byChannels ?? byCodec ?? sameName ?? groups[0]!;
+}
+
+function pickByLanguage(list: VodMedia[], language: string): VodMedia | undefined {
+  return list.find((m) => m.language === language) ?? list.find((m) => m.default) ?? list[0];
+}
+
+function derived(vod: ParsedVod, key: string, make: () => Track): Track {
+  let track = vod.derived.get(key);
+  if (!track) {
+    track = make();
+    vod.derived.set(key, track);
+  }
+  return track;
+}
+
+function subtitleTrack(vod: ParsedVod, language: string, opts: MappingOptions): Track {
+  const ref = referenceTrack(vod);
+  const source = vod.gap ? undefined : vod.subtitles.find((s) => s.language === language);
+  if (!source) {
+    const endpoint = opts.dummySubtitleEndpoint;
+    return derived(vod, `dummy|${endpoint}`, () =>
+      deriveTrack(ref, (s, d) => `${endpoint}?startMs=${s}&durationMs=${d}`),
+    );
+  }
+  if (source.track.segments.length > 1 || ref.segments.length === 1) return source.track;
+  const endpoint = opts.subtitleSliceEndpoint;
+  const uri = encodeURIComponent(source.track.segments[0]!.uri);
+  return derived(vod, `slice|${endpoint}|${language}`, () =>
+    deriveTrack(ref, (s, d) => `${endpoint}?uri=${uri}&startMs=${s}&endMs=${s + d}`),
+  );
+}
+
+/** The track of `vod` that plays as output rendition `key` of `ladder`. */
+export function trackFor(vod: ParsedVod, ladder: OutputLadder, key: string, opts: MappingOptions): Track {
+  if (key.startsWith('v')) {
+    if (vod.variants.length === 1) return referenceTrack(vod);
+    const k = Number(key.slice(1));
+    const out = ladder.variants.map((v) => v.bandwidth);
+    const index = mapVariantIndex(
+      out,
+      k,
+      vod.variants.map((v) => v.bandwidth),
+      opts.alwaysMapBandwidthByNearest,
+    );
+    return vod.variants[index]!.track;
+  }
+  if (key.startsWith('a:')) {
+    const out = ladder.audio.find((a) => `a:${a.groupId}:${a.language}` === key);
+    // A VOD with muxed audio only: the reference variant carries the sound (documented limitation).
+    if (!out || vod.audio.length === 0) return referenceTrack(vod);
+    const group = audioGroupFor(vod, out);
+    return pickByLanguage(
+      vod.audio.filter((a) => a.groupId === group),
+      out.language,
+    )!.track;
+  }
+  return subtitleTrack(vod, key.slice(2), opts);
+}

@@ -1,0 +1,53 @@
+/**
+ * Counters flushed as CloudWatch Embedded Metric Format lines on stdout (cloudMetrics option): one
+ * JSON line per flush (every minute) with the counts of that minute; CloudWatch Logs turns them
+ * into metrics without any API call.
+ */
+export const METRIC_NAMESPACE = 'onair/engine';
+
+export type MetricName =
+  | 'PlaylistRequests'
+  | 'MasterRequests'
+  | 'SlatesInserted'
+  | 'VodErrors'
+  | 'ItemsAppended'
+  | 'AppendConflicts'
+  /** A gauge rather than a count: channels in this process at flush time. */
+  | 'Channels';
+
+export class Metrics {
+  private counts = new Map<MetricName, number>();
+
+  inc(name: MetricName, by = 1): void {
+    this.counts.set(name, (this.counts.get(name) ?? 0) + by);
+  }
+
+  /** Returns and resets the counts since the last call. */
+  take(): Map<MetricName, number> {
+    const out = this.counts;
+    this.counts = new Map();
+    return out;
+  }
+}
+
+export function emfLine(
+  counts: ReadonlyMap<string, number>,
+  timestampMs: number,
+  dimensions: Record<string, string> = {},
+): string {
+  const names = [...counts.keys()];
+  return JSON.stringify({
+    _aws: {
+      Timestamp: timestampMs,
+      CloudWatchMetrics: [
+        {
+          Namespace: METRIC_NAMESPACE,
+          Dimensions: [Object.keys(dimensions)],
+          Metrics: names.map((Name) => ({ Name, Unit: 'Count' })),
+        },
+      ],
+    },
+    ...dimensions,
+    ...Object.fromEntries(counts),
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * Which segments of a track an item plays. An item plays the reference timeline from offsetMs for
+ * durationMs; every other rendition plays its own segments that start inside that span, timed from
+ * the item's start by their own cumulative EXTINF (so renditions share the clock, not boundaries).
+ * A later item that starts before this one ends (a reset, a live cut-in) cuts it: only segments that
+ * end by the cut remain. Both the window and the log's counts use exactly this rule.
+ */
+import {
+  discontinuitiesBefore,
+  firstStartingAtOrAfter,
+  indexBoundFor,
+  startAt,
+  type Track,
+} from '../vod/track';
+import type { PlayoutItem } from './item';
+
+export interface ItemRange {
+  track: Track;
+  /** First endless-timeline index played. */
+  first: number;
+  /** One past the last index played. */
+  end: number;
+  /** Timeline position of `first`: segment i plays at item.startMs + startAt(i) - baseMs. */
+  baseMs: number;
+}
+
+export function itemRange(item: PlayoutItem, track: Track, cutMs = Number.POSITIVE_INFINITY): ItemRange {
+  const loop = item.loop === 1;
+  const from = item.offsetMs;
+  const to = item.offsetMs + item.durationMs;
+  const first = firstStartingAtOrAfter(track, from, 0, indexBoundFor(track, from, loop));
+  let end = Math.max(first, firstStartingAtOrAfter(track, to, first, indexBoundFor(track, to, loop)));
+  const baseMs = startAt(track, first);
+  if (cutMs < item.startMs + item.durationMs) end = endedBy(track, first, end, baseMs + cutMs - item.startMs);
+  return { track, first, end, baseMs };
+}
+
+/** One past the last index in [first, end) whose segment ends at or before timeline position limit. */
+function endedBy(track: Track, first: number, end: number, limit: number): number {
+  if (limit < startAt(track, first)) return first;
+  return Math.max(first, firstStartingAtOrAfter(track, limit + 1, first + 1, end + 1) - 1);
+}
+
+/** One past the last segment of the range that has ended at wall-clock nowMs. */
+export function endedAt(item: PlayoutItem, range: ItemRange, nowMs: number): number {
+  return Math.min(
+    range.end,
+    endedBy(range.track, range.first, range.end, range.baseMs + nowMs - item.startMs),
+  );
+}
+
+/** Wall-clock start of endless index i of the range. */
+export const segmentStartMs = (item: PlayoutItem, range: ItemRange, i: number): number =>
+  item.startMs + startAt(range.track, i) - range.baseMs;
+
+/** Does position i carry EXT-X-DISCONTINUITY? The item's first segment does (except the log's first). */
+export function isDiscontinuity(item: PlayoutItem, range: ItemRange, i: number): boolean {
+  if (i === range.first) return item.seq > 0;
+  const n = range.track.segments.length;
+  return (i % n === 0 && i > 0) || range.track.segments[i % n]!.discontinuity;
+}
+
+/** Discontinuity tags on positions [range.first, i) of the item. */
+export function discontinuitiesInItemBefore(item: PlayoutItem, range: ItemRange, i: number): number {
+  if (i <= range.first) return 0;
+  const boundary = item.seq > 0 ? 1 : 0;
+  return (
+    boundary + discontinuitiesBefore(range.track, i) - discontinuitiesBefore(range.track, range.first + 1)
+  );
+}
+
+/** Earliest start among later items, per item: where each item is cut (Infinity when it is not). */
+export function cutsOf(items: readonly PlayoutItem[]): number[] {
+  const cuts = new Array<number>(items.length);
+  let later = Number.POSITIVE_INFINITY;
+  for (let k = items.length - 1; k >= 0; k--) {
+    cuts[k] = later;
+    later = Math.min(later, items[k]!.startMs);
+  }
+  return cuts;
+}
+
+export const isVoided = (item: PlayoutItem, cutMs: number): boolean => cutMs <= item.startMs;

@@ -1,0 +1,47 @@
+/**
+ * A playout log item: what a channel plays from startMs on. Items are appended in order and never
+ * edited; item seq+1 normally starts exactly where seq's played duration ends. The per-rendition
+ * counts make any window computable from the last few items, without replaying history.
+ * Plain JSON, numbers and strings only: the DynamoDB store writes items as they are.
+ */
+import type { OutputLadder } from '../ladder/output-ladder';
+
+export type ItemKind = 'vod' | 'slate' | 'preroll' | 'gap';
+
+export interface PlayoutItem {
+  seq: number;
+  /** Wall-clock start, Unix ms. */
+  startMs: number;
+  kind: ItemKind;
+  id: string;
+  title: string;
+  /** VOD URI (for 'gap': the synthetic gap URI). */
+  uri: string;
+  /** Start inside the VOD on its reference rendition, ms (a segment start). */
+  offsetMs: number;
+  /** Played duration, ms, fixed when appended (whole reference segments). */
+  durationMs: number;
+  /** 1 when the VOD repeats to fill durationMs (slates, gaps). */
+  loop: number;
+  /** EXT-X-TARGETDURATION of the channel, fixed by its first item. */
+  targetDurationS: number;
+  ladder: OutputLadder;
+  /** Per output rendition key: segments played by all earlier items. */
+  segmentsBefore: Record<string, number>;
+  /** Per output rendition key: EXT-X-DISCONTINUITY tags in all earlier items. */
+  discontinuitiesBefore: Record<string, number>;
+  timedMetadata?: Record<string, string | number>;
+  /** The schedule event this item plays (stream switch manager). */
+  eventId?: string;
+  /** Why a slate/gap item was inserted. */
+  reason?: string;
+}
+
+/** What the planner decides; the log adds seq, start, counts, ladder and target duration. */
+export type ItemDraft = Pick<
+  PlayoutItem,
+  'kind' | 'id' | 'title' | 'uri' | 'offsetMs' | 'durationMs' | 'loop'
+> &
+  Partial<Pick<PlayoutItem, 'timedMetadata' | 'eventId' | 'reason'>>;
+
+export const itemEndMs = (item: PlayoutItem): number => item.startMs + item.durationMs;

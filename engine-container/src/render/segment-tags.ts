@@ -1,0 +1,76 @@
+/**
+ * Tags that decorate a segment because of the item it belongs to: ad markers around prerolls
+ * (CUE-OUT / CUE-OUT-CONT / CUE-IN plus EXT-X-DATERANGE with SCTE35-OUT / SCTE35-IN) and the
+ * item's timedMetadata as an EXT-X-DATERANGE on its first segment.
+ */
+import { quotedSafe } from '../hls/attributes';
+import type { PlayoutItem } from '../playout/item';
+import type { WindowSegment } from '../playout/window';
+import { scte35SpliceInsert } from './scte35';
+
+export const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+export const isoDate = (ms: number): string => new Date(ms).toISOString();
+
+const adId = (preroll: PlayoutItem): string => `preroll-${preroll.seq}-${preroll.startMs}`;
+const RESERVED = new Set([
+  'ID',
+  'CLASS',
+  'START-DATE',
+  'END-DATE',
+  'DURATION',
+  'PLANNED-DURATION',
+  'END-ON-NEXT',
+]);
+const NUMERIC = new Set(['DURATION', 'PLANNED-DURATION']);
+
+export function timedMetadataDateRange(item: PlayoutItem): string | undefined {
+  if (!item.timedMetadata) return undefined;
+  const values = new Map<string, string | number>([
+    ['ID', `${item.id}-${item.seq}`],
+    ['START-DATE', isoDate(item.startMs)],
+    ['DURATION', seconds(item.durationMs)],
+  ]);
+  for (const [rawKey, value] of Object.entries(item.timedMetadata)) {
+    const upper = rawKey.toUpperCase().replace(/[^A-Z0-9-]/g, '-');
+    const name = RESERVED.has(upper) || upper.startsWith('X-') ? upper : `X-${upper}`;
+    values.set(name, value);
+  }
+  const attrs = [...values].map(([name, value]) =>
+    NUMERIC.has(name) || (typeof value === 'number' && name.startsWith('X-'))
+      ? `${name}=${Number(value)}`
+      : `${name}="${quotedSafe(String(value))}"`,
+  );
+  return `#EXT-X-DATERANGE:${attrs.join(',')}`;
+}
+
+/** Tags before the segment's EXTINF, after its EXT-X-PROGRAM-DATE-TIME. */
+export function segmentDecorations(s: WindowSegment): string[] {
+  const out: string[] = [];
+  const { item, previousItem } = s;
+  if (s.position === 0 && previousItem?.kind === 'preroll' && item.kind !== 'preroll') {
+    const id = adId(previousItem);
+    const scte = scte35SpliceInsert(previousItem.seq, false);
+    out.push('#EXT-X-CUE-IN');
+    out.push(
+      `#EXT-X-DATERANGE:ID="${id}",START-DATE="${isoDate(previousItem.startMs)}",DURATION=${seconds(previousItem.durationMs)},SCTE35-IN=${scte}`,
+    );
+  }
+  if (item.kind === 'preroll') {
+    if (s.position === 0) {
+      const scte = scte35SpliceInsert(item.seq, true, item.durationMs);
+      out.push(
+        `#EXT-X-DATERANGE:ID="${adId(item)}",START-DATE="${isoDate(item.startMs)}",PLANNED-DURATION=${seconds(item.durationMs)},SCTE35-OUT=${scte}`,
+      );
+      out.push(`#EXT-X-CUE-OUT:DURATION=${seconds(item.durationMs)}`);
+    } else {
+      out.push(
+        `#EXT-X-CUE-OUT-CONT:ElapsedTime=${seconds(s.pdtMs - item.startMs)},Duration=${seconds(item.durationMs)}`,
+      );
+    }
+  }
+  if (s.position === 0) {
+    const daterange = timedMetadataDateRange(item);
+    if (daterange) out.push(daterange);
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+/** Writing responses: CORS on everything, the one JSON error shape, HEAD without a body. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from '../../../functions/core/errors';
+import type { Logger } from '../../../functions/core/logger';
+
+export const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+
+export const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
+  'access-control-allow-headers': '*',
+  'access-control-max-age': '86400',
+};
+
+export function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  headers: Record<string, string>,
+): void {
+  res.writeHead(status, { ...CORS_HEADERS, 'content-length': String(Buffer.byteLength(body)), ...headers });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+export function sendJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  send(req, res, status, JSON.stringify(body), {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    ...headers,
+  });
+}
+
+export function sendPlaylist(req: IncomingMessage, res: ServerResponse, body: string, maxAgeS: number): void {
+  send(req, res, 200, body, { 'content-type': PLAYLIST_TYPE, 'cache-control': `public, max-age=${maxAgeS}` });
+}
+
+export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, log: Logger): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (err instanceof HttpError) {
+    const retry: Record<string, string> = err.status === 503 ? { 'retry-after': '2' } : {};
+    sendJson(req, res, err.status, err, retry);
+    return;
+  }
+  log.error('unhandled error', { err, url: req.url });
+  sendJson(req, res, 500, { message: 'internal error', code: 'internal' });
+}

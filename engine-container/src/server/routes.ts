@@ -1,0 +1,139 @@
+/**
+ * The engine's HTTP surface (node:http, no framework). Paths:
+ *   GET  /channels/<id>/master.m3u8[?filter=]      multivariant playlist
+ *   GET  /channels/<id>/<k>.m3u8                   video variant k
+ *   GET  /channels/<id>/audio/<group>/<lang>.m3u8  demuxed audio
+ *   GET  /channels/<id>/subs/<lang>.m3u8           WebVTT subtitles
+ *   GET  /live/master.m3u8?channel=<id>            autoCreateSession: creates, then redirects
+ *   GET|POST /reset/<id>[?key=]                    channel reset
+ *   GET  /eventstream/<id>                         Server-Sent Events (sessionEventStream)
+ *   GET  <heartbeat>, <dummySubtitleEndpoint>, <subtitleSliceEndpoint>, static files on /
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { forbidden, HttpError, notFound } from '../../../functions/core/errors';
+import type { Logger } from '../../../functions/core/logger';
+import type { EngineConfig } from '../config';
+import type { ChannelRuntime, EngineCore } from '../engine-core';
+import type { EventStreams } from './event-stream';
+import { CORS_HEADERS, sendError, sendJson, sendPlaylist } from './respond';
+import { serveStatic } from './static-files';
+import { serveDummyVtt, type VttSlicer } from './vtt';
+
+export interface ServerContext {
+  core: EngineCore;
+  config: EngineConfig;
+  streams: EventStreams;
+  slicer: VttSlicer;
+  log: Logger;
+}
+
+const channelNotFound = (id: string) => new HttpError(404, 'channel_not_found', `no channel "${id}"`);
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw notFound(`bad path segment ${part}`);
+  }
+}
+
+function channelFor(ctx: ServerContext, id: string, create: boolean): ChannelRuntime {
+  const existing = ctx.core.channel(id);
+  if (existing) return existing;
+  if (!create || !ctx.config.autoCreateSession || !/^[\w.-]{1,128}$/.test(id)) throw channelNotFound(id);
+  const channel = { id, name: id };
+  ctx.config.channelManager?._onAdd?.(channel);
+  return ctx.core.upsertChannel(channel, 'auto');
+}
+
+function keyMatches(given: string | null, expected: string): boolean {
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function channelRoute(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  id: string,
+  rest: string,
+) {
+  const runtime = channelFor(ctx, id, rest === 'master.m3u8');
+  const ttl = ctx.config.cacheTTL;
+  if (rest === 'master.m3u8') {
+    const filter = url.searchParams.get('filter') ?? undefined;
+    return sendPlaylist(req, res, await runtime.playlists.master(filter), ttl);
+  }
+  let m = rest.match(/^(\d+)\.m3u8$/);
+  if (m) return sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(`v${Number(m[1])}`), ttl);
+  m = rest.match(/^audio\/([^/]+)\/([^/]+)\.m3u8$/);
+  if (m)
+    return sendPlaylist(
+      req,
+      res,
+      await runtime.playlists.mediaPlaylist(`a:${decode(m[1]!)}:${decode(m[2]!)}`),
+      ttl,
+    );
+  m = rest.match(/^subs\/([^/]+)\.m3u8$/);
+  if (m) return sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(`s:${decode(m[1]!)}`), ttl);
+  throw notFound(`no playlist ${rest} on channel ${id}`);
+}
+
+async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (method === 'OPTIONS') {
+    res.writeHead(204, CORS_HEADERS).end();
+    return;
+  }
+  const url = new URL(req.url ?? '/', 'http://engine.invalid');
+  const path = url.pathname;
+  const reset = path.match(/^\/reset\/([^/]+)$/);
+  if (reset) {
+    if (method !== 'GET' && method !== 'POST')
+      throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
+    const key = ctx.config.sessionResetKey;
+    if (key !== undefined && !keyMatches(url.searchParams.get('key'), key))
+      throw forbidden('invalid_reset_key', 'missing or wrong reset key');
+    const id = decode(reset[1]!);
+    const startMs = await channelFor(ctx, id, false).playout.reset();
+    return sendJson(req, res, 200, { channelId: id, resetAtMs: startMs ?? null });
+  }
+  if (method !== 'GET' && method !== 'HEAD')
+    throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
+  if (path === ctx.config.heartbeat) return sendJson(req, res, 200, { status: 'ok' });
+  const channel = path.match(/^\/channels\/([^/]+)\/(.+)$/);
+  if (channel) return channelRoute(ctx, req, res, url, decode(channel[1]!), channel[2]!);
+  if (path === '/live/master.m3u8') {
+    const id = url.searchParams.get('channel') ?? '';
+    channelFor(ctx, id, true);
+    const filter = url.searchParams.get('filter');
+    const location = `/channels/${encodeURIComponent(id)}/master.m3u8${filter ? `?filter=${encodeURIComponent(filter)}` : ''}`;
+    res.writeHead(302, { ...CORS_HEADERS, location, 'content-length': '0' }).end();
+    return;
+  }
+  const stream = path.match(/^\/eventstream\/([^/]+)$/);
+  if (stream && ctx.config.sessionEventStream) {
+    const id = decode(stream[1]!);
+    channelFor(ctx, id, false);
+    return ctx.streams.serve(req, res, id);
+  }
+  if (path === ctx.config.dummySubtitleEndpoint) return serveDummyVtt(req, res);
+  if (path === ctx.config.subtitleSliceEndpoint) return ctx.slicer.serve(req, res, url.searchParams);
+  if (ctx.config.staticDirectory) return serveStatic(req, res, ctx.config.staticDirectory, path);
+  throw notFound(`no route for ${method} ${path}`);
+}
+
+export async function handleRequest(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    await route(ctx, req, res);
+  } catch (err) {
+    sendError(req, res, err, ctx.log);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The built-in WebVTT endpoints: the dummy (a valid, empty WebVTT for subtitle segments a VOD lacks)
+ * and the slicer (the cues of a whole-file WebVTT that overlap one segment's time span).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badRequest, HttpError } from '../../../functions/core/errors';
+import { type FetchLike, fetchText } from '../util/fetch-text';
+import { send } from './respond';
+
+export const VTT_TYPE = 'text/vtt; charset=utf-8';
+export const EMPTY_WEBVTT = 'WEBVTT\n\n';
+
+const TIME = /^(?:(\d+):)?(\d{2}):(\d{2})\.(\d{3})$/;
+
+function toMs(text: string): number {
+  const m = text.trim().match(TIME);
+  if (!m) return Number.NaN;
+  return ((Number(m[1] ?? 0) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + Number(m[4]);
+}
+
+/** The header (and STYLE/REGION blocks) plus every cue overlapping [startMs, endMs). */
+export function sliceWebVtt(text: string, startMs: number, endMs: number): string {
+  const blocks = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n(?:[ \t]*\r?\n)+/)
+    .map((b) => b.trimEnd())
+    .filter((b) => b !== '');
+  const header = blocks.shift() ?? 'WEBVTT';
+  if (!header.startsWith('WEBVTT')) throw new Error('not a WebVTT file');
+  const kept = blocks.filter((block) => {
+    const timing = block.split(/\r?\n/).find((l) => l.includes('-->'));
+    if (!timing) return /^(STYLE|REGION)\b/.test(block);
+    const [from, rest] = timing.split('-->');
+    const cueStart = toMs(from ?? '');
+    const cueEnd = toMs((rest ?? '').trim().split(/\s+/)[0] ?? '');
+    return cueStart < endMs && cueEnd > startMs;
+  });
+  return `${[header, ...kept].join('\n\n')}\n\n`;
+}
+
+export function serveDummyVtt(req: IncomingMessage, res: ServerResponse): void {
+  send(req, res, 200, EMPTY_WEBVTT, { 'content-type': VTT_TYPE, 'cache-control': 'public, max-age=86400' });
+}
+
+export class VttSlicer {
+  private readonly texts = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly fetchFn: FetchLike,
+    private readonly timeoutMs: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  private source(uri: string): Promise<string> {
+    let text = this.texts.get(uri);
+    if (!text) {
+      text = fetchText(this.fetchFn, uri, { timeoutMs: this.timeoutMs, maxBytes: this.maxBytes });
+      text.catch(() => this.texts.delete(uri));
+      if (this.texts.size >= 32) this.texts.delete(this.texts.keys().next().value!);
+      this.texts.set(uri, text);
+    }
+    return text;
+  }
+
+  async serve(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+    const uri = query.get('uri') ?? '';
+    const startMs = Number(query.get('startMs'));
+    const endMs = Number(query.get('endMs'));
+    if (!/^https?:\/\//.test(uri)) throw badRequest('uri must be an http(s) URL of a WebVTT file', 'uri');
+    if (!Number.isInteger(startMs) || !Number.isInteger(endMs) || endMs <= startMs) {
+      throw badRequest('startMs and endMs must be integers with startMs < endMs', 'startMs');
+    }
+    let body: string;
+    try {
+      body = sliceWebVtt(await this.source(uri), startMs, endMs);
+    } catch (err) {
+      throw new HttpError(502, 'subtitle_unavailable', `cannot slice ${uri}: ${(err as Error).message}`);
+    }
+    send(req, res, 200, body, { 'content-type': VTT_TYPE, 'cache-control': 'public, max-age=3600' });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The contracts a host application implements (seed 002): asset manager, channel manager, stream switch
+ * manager, and the shapes they exchange. Times are Unix milliseconds; durations say their unit.
+ */
+
+export interface VodRequest {
+  /** The channel id (one playout session per channel). */
+  sessionId: string;
+  category?: string;
+  /** The channel id too: the playlist the asset manager should pick from. */
+  playlistId: string;
+}
+
+export interface Preroll {
+  uri: string;
+  /** Truncates the preroll (rounded up to whole segments); default: the whole preroll VOD. */
+  durationMs?: number;
+}
+
+export interface VodResponse {
+  id: string;
+  title: string;
+  /** Master or media playlist URL of the VOD. Absent is an error unless `type` is 'gap'. */
+  uri?: string;
+  /** Where to start inside the VOD, in seconds (snapped down to a segment start). */
+  offset?: number;
+  /** Start inside the VOD in milliseconds; wins over `offset`. */
+  startOffset?: number;
+  /** Truncates the VOD to this many milliseconds (rounded up to whole segments); for 'gap': the gap length. */
+  desiredDuration?: number;
+  /** 'gap': no VOD; play the slate for desiredDuration. */
+  type?: 'gap';
+  /** Becomes an EXT-X-DATERANGE on the item's first segment (id, start-date, duration, X- attributes). */
+  timedMetadata?: Record<string, string | number>;
+  /** How late (positive) the schedule says this item already is, in milliseconds. */
+  diffMs?: number;
+  /** Scheduled start of this item (Unix ms); used like diffMs when diffMs is absent. */
+  unixTs?: number;
+  /** Plays an ad before this VOD, decorated with cue tags. */
+  preroll?: Preroll;
+}
+
+export interface IAssetManager {
+  getNextVod(req: VodRequest): Promise<VodResponse>;
+  handleError?(err: Error, vodResponse?: VodResponse): void | Promise<void>;
+}
+
+export interface AudioTrack {
+  language: string;
+  name: string;
+  default?: boolean;
+}
+export type SubtitleTrack = AudioTrack;
+
+export interface ClosedCaption {
+  lang: string;
+  name: string;
+  default?: boolean;
+  auto?: boolean;
+  /** HLS INSTREAM-ID, e.g. CC1. */
+  id: string;
+}
+
+export interface ChannelProfile {
+  resolution: [number, number];
+  bw: number;
+  /** Video codec and audio codec separated by a comma. */
+  codecs: string;
+  /** Audio channel layout, default '2'; '16/JOC' for immersive audio. */
+  channels?: string;
+}
+
+export interface ChannelOptions {
+  /** Passed to getNextVod as `category`. */
+  category?: string;
+  /** A preroll before every VOD of this channel (a VodResponse.preroll wins). */
+  preroll?: Preroll;
+  [key: string]: unknown;
+}
+
+export interface Channel {
+  id: string;
+  name: string;
+  /** Slate URI for this channel; overrides the engine's defaultSlateUri. */
+  slate?: string;
+  closedCaptions?: ClosedCaption[];
+  profile?: ChannelProfile[];
+  audioTracks?: AudioTrack[];
+  subtitleTracks?: SubtitleTrack[];
+  options?: ChannelOptions;
+}
+
+export interface IChannelManager {
+  getChannels(): Channel[] | Promise<Channel[]>;
+  _onAdd?(channel: Channel): void;
+  _onDelete?(channelId: string): void;
+}
+
+export interface ScheduleEvent {
+  eventId: string;
+  assetId: string;
+  title: string;
+  /** 1 = LIVE, 2 = VOD. */
+  type: number;
+  start_time: number;
+  end_time: number;
+  uri: string;
+  duration?: number;
+}
+
+export interface IStreamSwitchManager {
+  getSchedule(channelId: string): Promise<ScheduleEvent[]>;
+}

@@ -1,0 +1,82 @@
+/**
+ * Loads a VOD by URI: a master playlist (its variants plus, when enabled, demuxed audio and WebVTT
+ * renditions) or a bare media playlist (one variant). Every failure becomes a VodLoadError with a
+ * stable code, which the planner turns into a slate and reports to the asset manager.
+ */
+import { isMasterPlaylist, type MasterMedia, PlaylistError, parseMasterPlaylist } from '../hls/parse-master';
+import { type MediaPlaylist, parseMediaPlaylist } from '../hls/parse-media';
+import { FetchError, type FetchLike, fetchText } from '../util/fetch-text';
+import { TimeoutError, withTimeout } from '../util/timeout';
+import { buildParsedVod, type ParsedVod } from './parsed-vod';
+
+export interface VodLoadOptions {
+  fetch: FetchLike;
+  timeoutMs: number;
+  maxPlaylistBytes: number;
+  useDemuxedAudio: boolean;
+  useVTTSubtitles: boolean;
+}
+
+export type VodErrorCode = 'vod_not_found' | 'vod_timeout' | 'vod_malformed' | 'vod_unavailable';
+
+export class VodLoadError extends Error {
+  override name = 'VodLoadError';
+  constructor(
+    message: string,
+    readonly code: VodErrorCode,
+    readonly uri: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Advertised for a VOD given as a bare media playlist, which says nothing about its bitrate. */
+export const UNKNOWN_BANDWIDTH = 1_000_000;
+
+function toVodError(err: unknown, uri: string): VodLoadError {
+  if (err instanceof VodLoadError) return err;
+  if (err instanceof PlaylistError) return new VodLoadError(`${uri}: ${err.message}`, 'vod_malformed', uri);
+  if (err instanceof TimeoutError) return new VodLoadError(err.message, 'vod_timeout', uri);
+  if (err instanceof FetchError) {
+    const code =
+      err.code === 'not_found' ? 'vod_not_found' : err.code === 'timeout' ? 'vod_timeout' : 'vod_unavailable';
+    return new VodLoadError(err.message, code, uri);
+  }
+  return new VodLoadError(`${uri}: ${(err as Error)?.message ?? String(err)}`, 'vod_unavailable', uri);
+}
+
+async function load(uri: string, opts: VodLoadOptions): Promise<ParsedVod> {
+  const get = (url: string) =>
+    fetchText(opts.fetch, url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxPlaylistBytes });
+  const media = async (url: string): Promise<MediaPlaylist> => parseMediaPlaylist(await get(url), url);
+  const text = await get(uri);
+  if (!isMasterPlaylist(text)) {
+    const playlist = parseMediaPlaylist(text, uri);
+    return buildParsedVod(uri, [{ variant: { uri, bandwidth: UNKNOWN_BANDWIDTH }, playlist }], []);
+  }
+  const master = parseMasterPlaylist(text, uri);
+  const wanted = master.media.filter(
+    (m): m is MasterMedia & { uri: string } =>
+      m.uri !== undefined &&
+      ((m.type === 'AUDIO' && opts.useDemuxedAudio) || (m.type === 'SUBTITLES' && opts.useVTTSubtitles)),
+  );
+  const [variants, renditions] = await Promise.all([
+    Promise.all(master.variants.map(async (variant) => ({ variant, playlist: await media(variant.uri) }))),
+    Promise.all(wanted.map(async (m) => ({ media: m, playlist: await media(m.uri) }))),
+  ]);
+  return buildParsedVod(uri, variants, renditions);
+}
+
+export async function loadVod(uri: string, opts: VodLoadOptions): Promise<ParsedVod> {
+  try {
+    new URL(uri);
+  } catch {
+    throw new VodLoadError(`"${uri}" is not an absolute URL`, 'vod_malformed', uri);
+  }
+  try {
+    // One deadline for the whole VOD, not per playlist: a 10-variant VOD must not take 10x as long.
+    return await withTimeout(load(uri, opts), opts.timeoutMs, `loading VOD ${uri}`);
+  } catch (err) {
+    throw toVodError(err, uri);
+  }
+}

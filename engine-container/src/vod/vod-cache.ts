@@ -1,0 +1,87 @@
+/**
+ * Parsed VODs shared by URI across every channel of the process: 1,000 channels looping one VOD hold
+ * one copy. Concurrent loads of a URI share one request; a failure is remembered briefly so a broken
+ * origin is not hammered by every channel at once. VODs unused for a while are evicted by `sweep`.
+ */
+import type { ParsedVod } from './parsed-vod';
+import { isGapUri, syntheticGapVod } from './synthetic-gap';
+
+interface Entry {
+  promise: Promise<ParsedVod>;
+  value?: ParsedVod;
+  failedAt?: number;
+  usedAt: number;
+}
+
+export interface VodCacheOptions {
+  clock: () => number;
+  /** How long a failed load is answered from memory. */
+  failureTtlMs?: number;
+  /** Entries not used for this long are dropped by sweep(). */
+  idleMs?: number;
+}
+
+export class VodCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly failureTtlMs: number;
+  private readonly idleMs: number;
+
+  constructor(
+    private readonly loader: (uri: string) => Promise<ParsedVod>,
+    private readonly opts: VodCacheOptions,
+  ) {
+    this.failureTtlMs = opts.failureTtlMs ?? 5_000;
+    this.idleMs = opts.idleMs ?? 600_000;
+  }
+
+  /** The parsed VOD if it is already in memory (the request path never waits for a load). */
+  get(uri: string): ParsedVod | undefined {
+    const entry = this.entries.get(uri);
+    if (entry?.value) entry.usedAt = this.opts.clock();
+    return entry?.value;
+  }
+
+  load(uri: string): Promise<ParsedVod> {
+    const now = this.opts.clock();
+    const existing = this.entries.get(uri);
+    if (existing && (existing.failedAt === undefined || now - existing.failedAt < this.failureTtlMs)) {
+      existing.usedAt = now;
+      return existing.promise;
+    }
+    const entry: Entry = { usedAt: now, promise: Promise.resolve(undefined as unknown as ParsedVod) };
+    entry.promise = (
+      isGapUri(uri) ? Promise.resolve().then(() => syntheticGapVod(uri)) : this.loader(uri)
+    ).then(
+      (vod) => {
+        entry.value = vod;
+        return vod;
+      },
+      (err: unknown) => {
+        entry.failedAt = this.opts.clock();
+        throw err;
+      },
+    );
+    // A failure is also consumed here so an unobserved rejection never crashes the process.
+    entry.promise.catch(() => undefined);
+    this.entries.set(uri, entry);
+    return entry.promise;
+  }
+
+  /** Marks URIs as in use (channels call this for the items they still serve). */
+  touch(uri: string): void {
+    const entry = this.entries.get(uri);
+    if (entry) entry.usedAt = this.opts.clock();
+  }
+
+  sweep(): void {
+    const now = this.opts.clock();
+    for (const [uri, entry] of this.entries) {
+      const failedLongAgo = entry.failedAt !== undefined && now - entry.failedAt >= this.failureTtlMs;
+      if (failedLongAgo || now - entry.usedAt >= this.idleMs) this.entries.delete(uri);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

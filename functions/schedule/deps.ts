@@ -1,0 +1,98 @@
+/**
+ * The one place the schedule service's dependencies are built from the environment: DynamoDB
+ * stores on the shared document client, settings, clock, ids, fetch limits. Built on first use,
+ * never at import time (the local runner sets AWS_ENDPOINT_URL_* before that).
+ */
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../core/aws';
+import { logger } from '../core/logger';
+import { tableName, tables } from '../core/resources';
+import { type Authenticate, createAuthenticator, type TokenVerifier } from './auth';
+import { readScheduleApiConfig, readSchedulerConfig } from './config';
+import { runFeed, type SchedulerDeps } from './scheduler';
+import { type ChannelStore, dynamoChannelStore } from './stores/channel-store';
+import { dynamoEntryStore, type EntryStore } from './stores/entry-store';
+import { dynamoFeedStore, type FeedKey, type FeedStore } from './stores/feed-store';
+import { allowAllUrls, blockPrivateUrls } from './url-guard';
+import { cachedDurationResolver, createDurationCache } from './vod-duration';
+
+export interface ScheduleStores {
+  channels: ChannelStore;
+  feeds: FeedStore;
+  entries: EntryStore;
+}
+
+export function dynamoScheduleStores(ddb: DynamoDBDocumentClient = documentClient()): ScheduleStores {
+  const channelsTable = tableName(tables.scheduleChannels);
+  return {
+    channels: dynamoChannelStore(ddb, channelsTable),
+    feeds: dynamoFeedStore(ddb, tableName(tables.scheduleFeeds), channelsTable),
+    entries: dynamoEntryStore(ddb, tableName(tables.scheduleEntries), channelsTable),
+  };
+}
+
+export interface ScheduleApiDeps extends ScheduleStores {
+  authenticate: Authenticate;
+  /** Days one schedule request may span. */
+  maxRangeDays: number;
+  /** Hours, when an auto-scheduler's config omits scheduleRetention. */
+  defaultRetentionHours: number;
+  clock: () => number;
+  /**
+   * Fills a new auto-scheduler's channel at once (one scheduler pass over that feed), so the schedule
+   * can be read right after POST /mrss. Bounded in time: whatever is not done, the timer finishes.
+   */
+  fillNow(key: FeedKey): Promise<void>;
+}
+
+export interface ApiDepsOptions {
+  /** The token check used when SCHEDULE_REQUIRE_AUTH=true (the channel service's JWT verification). */
+  verifyToken?: TokenVerifier;
+  stores?: ScheduleStores;
+  env?: Record<string, string | undefined>;
+}
+
+export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
+  const config = readScheduleApiConfig(options.env);
+  return {
+    ...(options.stores ?? dynamoScheduleStores()),
+    authenticate: createAuthenticator({ required: config.requireAuth, verifyToken: options.verifyToken }),
+    maxRangeDays: config.maxRangeDays,
+    defaultRetentionHours: config.defaultRetentionHours,
+    clock: Date.now,
+    fillNow: async (key) => {
+      const pass = runFeed(key, schedulerDepsFromEnv(options.env ?? process.env));
+      let timer: NodeJS.Timeout | undefined;
+      const budget = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, config.fillNowBudgetMs);
+      });
+      await Promise.race([pass.then(() => undefined), budget]).finally(() => clearTimeout(timer));
+    },
+  };
+}
+
+/** Per process, like the SDK clients: a warm Lambda reuses measured VOD durations. */
+const durationCache = createDurationCache();
+
+export function schedulerDepsFromEnv(env: Record<string, string | undefined> = process.env): SchedulerDeps {
+  const config = readSchedulerConfig(env);
+  const stores = dynamoScheduleStores();
+  const guard = config.blockPrivateUrls ? blockPrivateUrls : allowAllUrls;
+  return {
+    feeds: stores.feeds,
+    entries: stores.entries,
+    feedFetch: { timeoutMs: config.fetchTimeoutMs, maxBytes: config.feedMaxBytes, guard },
+    resolveDuration: cachedDurationResolver(durationCache, {
+      timeoutMs: config.fetchTimeoutMs,
+      maxBytes: config.playlistMaxBytes,
+      guard,
+    }),
+    horizonMs: config.horizonMs,
+    feedMaxEntries: config.feedMaxEntries,
+    concurrency: config.concurrency,
+    clock: Date.now,
+    newId: randomUUID,
+    log: logger.child({ service: 'schedule-scheduler' }),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The schedule plugin of the playout engine: a channel manager listing the schedule service's
+ * channels and an asset manager that plays each channel's schedule by the wall clock. Enabled by
+ * SCHEDULE_SERVICE_API_URL (the schedule API's base, e.g. http://localhost:8090/api/v1).
+ *
+ *   const plugin = schedulePluginFromEnv();
+ *   const engine = new Engine(plugin.assetManager, { channelManager: plugin.channelManager, ... });
+ */
+import { readOptionalString, readUrl } from '../../core/env';
+import { type Logger, logger } from '../../core/logger';
+import { ScheduleAssetManager } from './schedule-asset-manager';
+import { ScheduleChannelManager } from './schedule-channel-manager';
+import { type ScheduleSource, scheduleApiClient } from './schedule-client';
+
+export { entryMetadata, onAirAt } from './on-air';
+export { ScheduleAssetManager } from './schedule-asset-manager';
+export { ScheduleChannelManager } from './schedule-channel-manager';
+export { type ScheduleSource, scheduleApiClient } from './schedule-client';
+
+export interface SchedulePlugin {
+  assetManager: ScheduleAssetManager;
+  channelManager: ScheduleChannelManager;
+}
+
+export interface SchedulePluginOptions {
+  /** Default: an HTTP client of `apiUrl`. */
+  source?: ScheduleSource;
+  apiUrl?: string;
+  token?: string;
+  slate?: string;
+  clock?: () => number;
+  log?: Logger;
+}
+
+export function createSchedulePlugin(options: SchedulePluginOptions): SchedulePlugin {
+  const log = options.log ?? logger.child({ component: 'schedule-plugin' });
+  const source =
+    options.source ??
+    scheduleApiClient({
+      apiUrl: options.apiUrl ?? readUrl('SCHEDULE_SERVICE_API_URL'),
+      token: options.token,
+    });
+  return {
+    assetManager: new ScheduleAssetManager({ source, log, clock: options.clock }),
+    channelManager: new ScheduleChannelManager({ source, log, slate: options.slate }),
+  };
+}
+
+/**
+ * The plugin when SCHEDULE_SERVICE_API_URL is set, else undefined. SCHEDULE_SERVICE_TOKEN is sent as
+ * the x-jwt bearer token; SCHEDULE_SLATE_URI is the slate of every scheduled channel.
+ */
+export function schedulePluginFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): SchedulePlugin | undefined {
+  if (!readOptionalString('SCHEDULE_SERVICE_API_URL', env)) return undefined;
+  return createSchedulePlugin({
+    apiUrl: readUrl('SCHEDULE_SERVICE_API_URL', undefined, env),
+    token: readOptionalString('SCHEDULE_SERVICE_TOKEN', env),
+    slate: readOptionalString('SCHEDULE_SLATE_URI', env),
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * The engine's asset manager for scheduled channels: each getNextVod answers what the schedule has
+ * on air where the channel's playout continues, so the stream follows the schedule by the wall clock.
+ *
+ * Where playout continues: the engine may pass `startMs` (when the next item starts) in the request;
+ * otherwise the manager remembers, per channel, where the item it returned last ends on the
+ * schedule, and uses that while it is plausible (from 10 s ago to 5 min ahead), else now. The engine
+ * rounds items to whole segments, so it runs a little behind the remembered instant; `unixTs` on every
+ * answer lets it measure and absorb that lateness.
+ */
+
+import type { IAssetManager, VodRequest, VodResponse } from '../../../engine-container/src/index';
+import type { Logger } from '../../core/logger';
+import type { ScheduleEntry } from '../model';
+import { DEFAULT_ON_AIR_OPTIONS, type OnAirOptions, onAirAt } from './on-air';
+import type { ScheduleSource } from './schedule-client';
+
+export interface ScheduleAssetManagerOptions {
+  source: ScheduleSource;
+  log: Logger;
+  clock?: () => number;
+  /** How much schedule is fetched ahead of the playout instant. */
+  windowMs?: number;
+  /** A fetched window is reused for this long (schedules change as the auto-scheduler fills them). */
+  refreshMs?: number;
+  onAir?: OnAirOptions;
+}
+
+const PAST_TOLERANCE_MS = 10_000;
+const MAX_LEAD_MS = 5 * 60_000;
+
+interface CachedWindow {
+  fetchedAt: number;
+  fromMs: number;
+  toMs: number;
+  entries: ScheduleEntry[];
+}
+
+export class ScheduleAssetManager implements IAssetManager {
+  private readonly continuesAt = new Map<string, number>();
+  private readonly windows = new Map<string, CachedWindow>();
+  private readonly clock: () => number;
+  private readonly windowMs: number;
+  private readonly refreshMs: number;
+
+  constructor(private readonly options: ScheduleAssetManagerOptions) {
+    this.clock = options.clock ?? Date.now;
+    this.windowMs = options.windowMs ?? 3 * 3600_000;
+    this.refreshMs = options.refreshMs ?? 30_000;
+  }
+
+  /** The schedule instant the next item of a channel starts at. */
+  playoutInstant(channelId: string, hintedStartMs?: number): number {
+    if (hintedStartMs !== undefined) return hintedStartMs;
+    const now = this.clock();
+    const remembered = this.continuesAt.get(channelId);
+    if (
+      remembered !== undefined &&
+      remembered >= now - PAST_TOLERANCE_MS &&
+      remembered <= now + MAX_LEAD_MS
+    ) {
+      return remembered;
+    }
+    return now;
+  }
+
+  private async entriesAround(channelId: string, tMs: number): Promise<ScheduleEntry[]> {
+    const now = this.clock();
+    const cached = this.windows.get(channelId);
+    const needTo = tMs + this.windowMs / 2;
+    if (cached && now - cached.fetchedAt < this.refreshMs && cached.fromMs <= tMs && cached.toMs >= needTo) {
+      return cached.entries;
+    }
+    const fromMs = tMs - 60_000;
+    const toMs = tMs + this.windowMs;
+    const entries = await this.options.source.schedule(channelId, fromMs, toMs);
+    this.windows.set(channelId, { fetchedAt: now, fromMs, toMs, entries });
+    return entries;
+  }
+
+  async getNextVod(req: VodRequest): Promise<VodResponse> {
+    const channelId = req.playlistId ?? req.sessionId;
+    const hinted = (req as VodRequest & { startMs?: unknown }).startMs;
+    const tMs = this.playoutInstant(channelId, typeof hinted === 'number' ? hinted : undefined);
+    const entries = await this.entriesAround(channelId, tMs);
+    const { response, endsAtMs } = onAirAt(entries, tMs, this.options.onAir ?? DEFAULT_ON_AIR_OPTIONS);
+    this.continuesAt.set(channelId, endsAtMs);
+    return response;
+  }
+
+  handleError(err: Error, vodResponse?: VodResponse): void {
+    this.options.log.warn('scheduled VOD failed in the engine', {
+      err,
+      entryId: vodResponse?.id,
+      uri: vodResponse?.uri,
+    });
+  }
+}

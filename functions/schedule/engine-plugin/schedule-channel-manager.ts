@@ -1,0 +1,37 @@
+/**
+ * The engine's channel manager for scheduled channels: the schedule service's channels (of the
+ * tenant the API URL names), as engine channels. A failed refresh keeps the last list, so a blip of
+ * the schedule API never takes channels off the air.
+ */
+
+import type { Channel, IChannelManager } from '../../../engine-container/src/index';
+import type { Logger } from '../../core/logger';
+import type { ScheduleSource } from './schedule-client';
+
+export interface ScheduleChannelManagerOptions {
+  source: ScheduleSource;
+  log: Logger;
+  /** Slate for every scheduled channel (the engine's defaultSlateUri otherwise). */
+  slate?: string;
+}
+
+export class ScheduleChannelManager implements IChannelManager {
+  private last: Channel[] | undefined;
+
+  constructor(private readonly options: ScheduleChannelManagerOptions) {}
+
+  async getChannels(): Promise<Channel[]> {
+    try {
+      const channels = await this.options.source.listChannels();
+      this.last = channels.map((c) => ({
+        id: c.id,
+        name: c.title,
+        ...(this.options.slate ? { slate: this.options.slate } : {}),
+      }));
+    } catch (err) {
+      if (!this.last) throw err;
+      this.options.log.warn('schedule channels refresh failed; keeping the last list', { err });
+    }
+    return this.last;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The schedule service's data, as the API shows it and as the stores keep it. Times are Unix
+ * milliseconds in data and ISO 8601 UTC in text, as everywhere in onair.
+ */
+
+/** A schedule channel (seed 000 B): `id` chosen by the caller, `tenant` = the API's host:port. */
+export interface ScheduleChannel {
+  id: string;
+  tenant: string;
+  title: string;
+}
+
+export interface FeedConfig {
+  /** Hours an entry is kept after it ended. */
+  scheduleRetention: number;
+}
+
+/** An auto-scheduler ("mrss" in the API): binds an Atom feed to a channel. */
+export interface Feed {
+  id: string;
+  tenant: string;
+  url: string;
+  channelId: string;
+  config: FeedConfig;
+}
+
+/** One usable entry of a feed: what the auto-scheduler plays, with its measured duration. */
+export interface FeedItem {
+  /** The Atom entry id (a UUID in the seed); the round-robin position is tracked by it. */
+  id: string;
+  title: string;
+  /** HLS manifest URL of the VOD. */
+  url: string;
+  durationMs: number;
+}
+
+/** What the last fetch of a feed left behind: validators for a conditional GET, and its entries. */
+export interface FeedFetchState {
+  etag?: string;
+  lastModified?: string;
+  items?: FeedItem[];
+  fetchedAt?: number;
+  lastError?: string;
+}
+
+export type StoredFeed = Feed & FeedFetchState;
+
+/** A schedule entry exactly as the seed lists it. */
+export interface ScheduleEntry {
+  id: string;
+  channelId: string;
+  title: string;
+  start_time: number;
+  end_time: number;
+  start: string;
+  end: string;
+  url: string;
+  /** Seconds: (end_time - start_time) / 1000. */
+  duration: number;
+  type: 'VOD';
+}
+
+/**
+ * Where a channel's schedule ends and which feed entry was scheduled last. It lives on the channel
+ * item, and every write of new entries moves it conditionally: that is what keeps concurrent
+ * scheduler runs from overlapping.
+ */
+export interface ScheduleCursor {
+  /** end_time of the last scheduled entry. */
+  endTime: number;
+  /** Atom id of the feed entry scheduled last. */
+  lastItemId: string;
+  /** Its index in the feed at that time (the fallback when that id left the feed). */
+  lastItemIndex: number;
+}
+
+/** The partition of a channel's entries in the entries table. */
+export const channelKey = (tenant: string, channelId: string): string => `${tenant}#${channelId}`;

@@ -1,0 +1,163 @@
+/**
+ * The schedule service's HTTP surface (seed 000 B), under /api/v1. Every request is scoped to its
+ * tenant (the host it was sent to) and passes the authentication hook first.
+ */
+
+import { badRequest, conflict, notFound } from '../core/errors';
+import { type ApiRequest, json, type Route } from '../core/http';
+import { logger } from '../core/logger';
+import { parseWith } from '../core/validation';
+import type { ScheduleApiDeps } from './deps';
+import type { Feed, ScheduleChannel, StoredFeed } from './model';
+import { scheduleRange } from './schedule-range';
+import { createChannelSchema, createFeedSchema } from './schemas';
+import { bodyTenant, tenantOf } from './tenant';
+
+export const API_PREFIX = '/api/v1';
+
+type GetDeps = () => ScheduleApiDeps | Promise<ScheduleApiDeps>;
+
+/** What the API shows of an auto-scheduler: the stored request, plus the state of its last read. */
+export function feedView(feed: StoredFeed): Feed & { status?: Record<string, unknown> } {
+  const view: Feed & { status?: Record<string, unknown> } = {
+    id: feed.id,
+    tenant: feed.tenant,
+    url: feed.url,
+    channelId: feed.channelId,
+    config: { scheduleRetention: feed.config.scheduleRetention },
+  };
+  if (feed.fetchedAt !== undefined) {
+    view.status = {
+      lastReadAt: new Date(feed.fetchedAt).toISOString(),
+      entries: feed.items?.length ?? 0,
+      ...(feed.lastError ? { lastError: feed.lastError } : {}),
+    };
+  }
+  return view;
+}
+
+export function createScheduleRoutes(getDeps: GetDeps): Route[] {
+  /** Deps for an authenticated request, and its tenant. */
+  const open = async (req: ApiRequest) => {
+    const deps = await getDeps();
+    await deps.authenticate(req);
+    return { deps, tenant: tenantOf(req) };
+  };
+
+  return [
+    {
+      method: 'POST',
+      path: `${API_PREFIX}/channels`,
+      handler: async (req) => {
+        const { deps } = await open(req);
+        const body = parseWith(createChannelSchema, req.body);
+        const channel: ScheduleChannel = {
+          id: body.id,
+          tenant: bodyTenant(req, body.tenant),
+          title: body.title,
+        };
+        if (!(await deps.channels.create(channel, deps.clock())))
+          throw conflict(`channel ${channel.id} already exists`);
+        return json(201, channel);
+      },
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/channels`,
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        return json(200, await deps.channels.list(tenant));
+      },
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/channels/{id}`,
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        const channel = await deps.channels.get(tenant, req.params.id!);
+        if (!channel) throw notFound(`channel ${req.params.id} not found`);
+        return json(200, { id: channel.id, tenant: channel.tenant, title: channel.title });
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${API_PREFIX}/channels/{id}`,
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        const id = req.params.id!;
+        // The channel item goes first: from then on no scheduler run can write to its schedule.
+        if (!(await deps.channels.remove(tenant, id))) throw notFound(`channel ${id} not found`);
+        await deps.feeds.removeForChannel(tenant, id);
+        await deps.entries.deleteAll(tenant, id);
+        return json(204);
+      },
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/channels/{id}/schedule`,
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        const range = scheduleRange(req.query, deps.clock(), deps.maxRangeDays);
+        const id = req.params.id!;
+        if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
+        return json(200, await deps.entries.listOverlapping(tenant, id, range.fromMs, range.toMs));
+      },
+    },
+    {
+      method: 'POST',
+      path: `${API_PREFIX}/mrss`,
+      handler: async (req) => {
+        const { deps } = await open(req);
+        const body = parseWith(createFeedSchema, req.body);
+        const feed: Feed = {
+          id: body.id,
+          tenant: bodyTenant(req, body.tenant),
+          url: body.url,
+          channelId: body.channelId,
+          config: { scheduleRetention: body.config?.scheduleRetention ?? deps.defaultRetentionHours },
+        };
+        const result = await deps.feeds.create(feed, deps.clock());
+        if (result === 'exists') throw conflict(`auto-scheduler ${feed.id} already exists`);
+        if (result === 'channel-has-feed')
+          throw conflict(`channel ${feed.channelId} already has an auto-scheduler`);
+        if (result === 'no-channel')
+          throw badRequest(`channel ${feed.channelId} does not exist`, 'channelId');
+        await deps.fillNow({ tenant: feed.tenant, id: feed.id }).catch((err) =>
+          logger.warn('first fill of a new auto-scheduler failed; the timer retries', {
+            err,
+            feedId: feed.id,
+          }),
+        );
+        return json(201, feed);
+      },
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/mrss`,
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        return json(200, (await deps.feeds.list(tenant)).map(feedView));
+      },
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/mrss/{id}`,
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        const feed = await deps.feeds.get(tenant, req.params.id!);
+        if (!feed) throw notFound(`auto-scheduler ${req.params.id} not found`);
+        return json(200, feedView(feed));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${API_PREFIX}/mrss/{id}`,
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        if (!(await deps.feeds.remove(tenant, req.params.id!)))
+          throw notFound(`auto-scheduler ${req.params.id} not found`);
+        return json(204);
+      },
+    },
+  ];
+}

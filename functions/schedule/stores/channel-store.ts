@@ -1,0 +1,96 @@
+/**
+ * Schedule channels in DynamoDB: one partition per tenant, so a tenant's list is one Query. The
+ * channel item also carries the id of its auto-scheduler (at most one) and its schedule cursor
+ * (see entry-store.ts).
+ */
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ScheduleChannel, ScheduleCursor } from '../model';
+import { isConditionFailure, queryAll } from './dynamo';
+
+export interface ChannelRecord extends ScheduleChannel {
+  createdAt: number;
+  feedId?: string;
+  cursor?: ScheduleCursor;
+}
+
+export interface ChannelStore {
+  /** False when the tenant already has a channel with that id. */
+  create(channel: ScheduleChannel, nowMs: number): Promise<boolean>;
+  get(tenant: string, id: string): Promise<ChannelRecord | undefined>;
+  list(tenant: string): Promise<ScheduleChannel[]>;
+  /** False when there was no such channel. */
+  remove(tenant: string, id: string): Promise<boolean>;
+}
+
+export function toChannelRecord(item: Record<string, unknown>): ChannelRecord {
+  const record: ChannelRecord = {
+    id: String(item.id),
+    tenant: String(item.tenant),
+    title: String(item.title),
+    createdAt: Number(item.createdAt),
+  };
+  if (typeof item.feedId === 'string') record.feedId = item.feedId;
+  if (typeof item.cursorEnd === 'number') {
+    record.cursor = {
+      endTime: item.cursorEnd,
+      lastItemId: String(item.cursorItemId ?? ''),
+      lastItemIndex: Number(item.cursorItemIndex ?? -1),
+    };
+  }
+  return record;
+}
+
+export const publicChannel = (c: ScheduleChannel): ScheduleChannel => ({
+  id: c.id,
+  tenant: c.tenant,
+  title: c.title,
+});
+
+export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): ChannelStore {
+  return {
+    async create(channel, nowMs) {
+      try {
+        await ddb.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...publicChannel(channel), createdAt: nowMs },
+            ConditionExpression: 'attribute_not_exists(id)',
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (isConditionFailure(err)) return false;
+        throw err;
+      }
+    },
+    async get(tenant, id) {
+      const res = await ddb.send(
+        new GetCommand({ TableName: table, Key: { tenant, id }, ConsistentRead: true }),
+      );
+      return res.Item ? toChannelRecord(res.Item) : undefined;
+    },
+    async list(tenant) {
+      const items = await queryAll(ddb, {
+        TableName: table,
+        KeyConditionExpression: 'tenant = :t',
+        ExpressionAttributeValues: { ':t': tenant },
+      });
+      return items.map((item) => publicChannel(toChannelRecord(item)));
+    },
+    async remove(tenant, id) {
+      try {
+        await ddb.send(
+          new DeleteCommand({
+            TableName: table,
+            Key: { tenant, id },
+            ConditionExpression: 'attribute_exists(id)',
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (isConditionFailure(err)) return false;
+        throw err;
+      }
+    },
+  };
+}

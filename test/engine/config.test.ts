@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../engine-container/src/config';
+import { Engine } from '../../engine-container/src/engine';
+import { ConfigError } from '../../functions/core/env';
+
+const am = { getNextVod: async () => ({ id: 'x', title: 'x', uri: 'https://o.test/x.m3u8' }) };
+
+describe('engine options', () => {
+  it('fills in every default of the seed option table', () => {
+    const c = resolveConfig({}, {});
+    expect(c).toMatchObject({
+      slateRepetitions: 10,
+      slateDuration: 4000,
+      sharedStoreCacheTTL: 1000,
+      cacheTTL: 4,
+      maxTickInterval: 10000,
+      cloudMetrics: false,
+      useDemuxedAudio: false,
+      dummySubtitleEndpoint: '/vtt/dummyUrl',
+      subtitleSliceEndpoint: '/vtt/sliceUrl',
+      useVTTSubtitles: false,
+      alwaysNewSegments: false,
+      partialStoreHLSVod: false,
+      alwaysMapBandwidthByNearest: false,
+      diffCompensationRate: 0.5,
+      averageSegmentDuration: 3000,
+      volatileKeyTTL: 5,
+      keepAliveTimeout: 5,
+      sessionEventStream: false,
+      heartbeat: '/health',
+      playlistWindowMs: 60000,
+      port: 8000,
+    });
+  });
+
+  it('takes the port from the option, else the environment variable port, else 8000', () => {
+    expect(resolveConfig({ port: 0 }, { port: '9000' }).port).toBe(0);
+    expect(resolveConfig({}, { port: '9000' }).port).toBe(9000);
+    expect(() => resolveConfig({}, { port: 'eighty' })).toThrow(ConfigError);
+  });
+
+  it.each([
+    [{ maxTickInterval: 2000 }, 'maxTickInterval: must exceed the media segment length'],
+    [
+      { forceTargetDuration: 12 },
+      'maxTickInterval: must exceed the media segment length (forceTargetDuration 12 s)',
+    ],
+    [{ cacheTTL: 0 }, 'cacheTTL'],
+    [{ slateRepetitions: -1 }, 'slateRepetitions'],
+    [{ diffCompensationRate: 2 }, 'diffCompensationRate'],
+    [
+      { forceTargetDuration: 6, playlistWindowMs: 12_000 },
+      'playlistWindowMs: must hold at least 3 target durations',
+    ],
+    [{ defaultSlateUri: 'not a url' }, 'defaultSlateUri'],
+    [{ heartbeat: 'health' }, 'heartbeat: must be a path'],
+    [{ staticDirectory: '/no/such/dir' }, 'staticDirectory: "/no/such/dir" is not a directory'],
+    [{ channelManager: {} }, 'channelManager: must have a getChannels() method'],
+    [{ slateRepetiton: 3 }, "Unrecognized key(s) in object: 'slateRepetiton'"],
+  ])('refuses %o at construction', (options, message) => {
+    expect(() => new Engine(am, options as never)).toThrow(ConfigError);
+    expect(() => new Engine(am, options as never)).toThrow(message);
+  });
+
+  it('refuses an asset manager without getNextVod', () => {
+    expect(() => new Engine({} as never)).toThrow('assetManager must implement getNextVod()');
+  });
+
+  it('starts nothing in the constructor', async () => {
+    let asked = 0;
+    const counting = {
+      getNextVod: async () => {
+        asked += 1;
+        return { id: 'x', title: 'x' };
+      },
+    };
+    new Engine(counting, { channelManager: { getChannels: () => [{ id: 'a', name: 'a' }] } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asked).toBe(0);
+  });
+});

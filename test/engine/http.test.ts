@@ -1,0 +1,156 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../engine-container/src/engine';
+import { fakeWorld, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
+
+const world = fakeWorld();
+world.origin.routes.set(
+  'https://origin.test/subs/full.vtt',
+  'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nfirst\n\n00:00:05.000 --> 00:00:06.000\nsecond\n',
+);
+const staticDir = mkdtempSync(join(tmpdir(), 'engine-static-'));
+writeFileSync(join(staticDir, 'index.html'), '<h1>onair</h1>');
+
+let engine: Engine;
+let base: string;
+
+beforeAll(async () => {
+  const am = new ScriptedAssetManager(() => vodResponse(world.a));
+  engine = new Engine(am, {
+    port: 0,
+    host: '127.0.0.1',
+    fetch: world.origin.fetch,
+    defaultSlateUri: world.slate,
+    channelManager: { getChannels: () => [{ id: 'news', name: 'News' }] },
+    sessionResetKey: 'secret',
+    sessionEventStream: true,
+    autoCreateSession: true,
+    staticDirectory: staticDir,
+  });
+  await engine.start();
+  base = `http://127.0.0.1:${engine.port}`;
+});
+
+afterAll(async () => {
+  await engine.stop();
+});
+
+const get = (path: string, init?: RequestInit) => fetch(`${base}${path}`, { redirect: 'manual', ...init });
+
+/** A request with the path sent exactly as written (fetch would normalise `..`). */
+function rawGet(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port: engine.port, path }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('the engine over HTTP', () => {
+  it('serves the master playlist with the HLS content type, CORS and cache-control', async () => {
+    const res = await get('/channels/news/master.m3u8');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=4');
+    const text = await res.text();
+    expect(text.match(/#EXT-X-STREAM-INF/g)).toHaveLength(2);
+    expect(text).toContain('\n0.m3u8\n');
+  });
+
+  it('serves a live media playlist per variant', async () => {
+    const res = await get('/channels/news/1.m3u8');
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/#EXT-X-MEDIA-SEQUENCE:\d+/);
+    expect(text).toContain('https://origin.test/a/v1/s');
+    expect(text).not.toContain('#EXT-X-ENDLIST');
+  });
+
+  it('filters the master playlist and answers 400 JSON on a malformed or empty filter', async () => {
+    const filtered = await (
+      await get(`/channels/news/master.m3u8?filter=${encodeURIComponent('(type=="video"ANDheight>200)')}`)
+    ).text();
+    expect(filtered.match(/#EXT-X-STREAM-INF/g)).toHaveLength(1);
+    expect(filtered).toContain('\n1.m3u8\n');
+    const bad = await get(`/channels/news/master.m3u8?filter=${encodeURIComponent('height>200')}`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: 'bad_request', field: 'filter' });
+    const none = await get(
+      `/channels/news/master.m3u8?filter=${encodeURIComponent('(type=="video"ANDheight>4000)')}`,
+    );
+    expect(none.status).toBe(400);
+    expect(await none.json()).toMatchObject({ code: 'filter_matches_nothing' });
+  });
+
+  it('answers JSON 404 for an unknown channel and an unknown rendition', async () => {
+    const res = await get('/channels/nope/0.m3u8');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: 'no channel "nope"', code: 'channel_not_found' });
+    expect((await get('/channels/news/7.m3u8')).status).toBe(404);
+  });
+
+  it('answers the heartbeat', async () => {
+    const res = await get('/health');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers CORS preflight requests', async () => {
+    const res = await get('/channels/news/master.m3u8', { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-methods')).toContain('GET');
+  });
+
+  it('refuses a reset without the right key, and resets with it', async () => {
+    expect((await get('/reset/news')).status).toBe(403);
+    const wrong = await get('/reset/news?key=guess', { method: 'POST' });
+    expect(wrong.status).toBe(403);
+    expect(await wrong.json()).toMatchObject({ code: 'invalid_reset_key' });
+    const ok = await get('/reset/news?key=secret', { method: 'POST' });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { channelId: string; resetAtMs: number };
+    expect(body.channelId).toBe('news');
+    expect(body.resetAtMs).toBeGreaterThanOrEqual(Date.now() - 1000);
+  });
+
+  it('streams channel events', async () => {
+    const abort = new AbortController();
+    const res = await get('/eventstream/news', { signal: abort.signal });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    await get('/reset/news?key=secret');
+    let text = '';
+    while (!text.includes('event: channel_reset'))
+      text += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    expect(text).toMatch(/data: \{"type":"channel_reset","channelId":"news"/);
+  });
+
+  it('creates a channel on demand with autoCreateSession', async () => {
+    const res = await get('/live/master.m3u8?channel=pop-up');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/channels/pop-up/master.m3u8');
+    expect((await get('/channels/pop-up/master.m3u8')).status).toBe(200);
+  });
+
+  it('serves valid WebVTT from the dummy and slicer endpoints', async () => {
+    expect(await (await get('/vtt/dummyUrl?startMs=0&durationMs=2000')).text()).toBe('WEBVTT\n\n');
+    const uri = encodeURIComponent('https://origin.test/subs/full.vtt');
+    const slice = await (await get(`/vtt/sliceUrl?uri=${uri}&startMs=4000&endMs=6000`)).text();
+    expect(slice).toBe('WEBVTT\n\n00:00:05.000 --> 00:00:06.000\nsecond\n\n');
+    expect((await get('/vtt/sliceUrl?uri=file:///etc/passwd&startMs=0&endMs=1')).status).toBe(400);
+  });
+
+  it('serves the static directory without path traversal', async () => {
+    expect(await (await get('/')).text()).toBe('<h1>onair</h1>');
+    expect(await rawGet('/../../../etc/passwd')).toBe(404);
+    expect(await rawGet('/%2e%2e/%2e%2e/etc/passwd')).toBe(404);
+  });
+});

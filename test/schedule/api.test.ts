@@ -1,0 +1,264 @@
+/**
+ * The schedule API's contract over real HTTP (the local API gateway in front of the Lambda handler)
+ * on DynamoDB Local: response shapes, tenants, validation and conflicts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../functions/core/env';
+import { forbidden } from '../../functions/core/errors';
+import { createApiHandler } from '../../functions/core/http';
+import type { TokenVerifier } from '../../functions/schedule/auth';
+import { apiDepsFromEnv } from '../../functions/schedule/deps';
+import { handler } from '../../functions/schedule/handler';
+import { createScheduleRoutes } from '../../functions/schedule/routes';
+import type { LocalCloud } from '../../local/cloud';
+import { type Gateway, startGateway } from '../../local/gateway';
+import { startCloudForTests } from './support/cloud';
+import { http } from './support/http';
+
+let cloud: LocalCloud;
+let gateway: Gateway;
+let host: string;
+let n = 0;
+const uid = (prefix: string) => `${prefix}-${++n}`;
+
+beforeAll(async () => {
+  cloud = await startCloudForTests();
+  gateway = await startGateway('schedule', handler, 0);
+  host = new URL(gateway.url).host;
+});
+afterAll(async () => {
+  await gateway?.close();
+  await cloud?.stop();
+});
+
+const api = (path: string, options: Parameters<typeof http>[1] = {}) =>
+  http(`${gateway.url}/api/v1${path}`, options);
+const post = (path: string, body: unknown, options: Parameters<typeof http>[1] = {}) =>
+  api(path, { ...options, method: 'POST', body });
+
+async function newChannel(options: Parameters<typeof http>[1] = {}) {
+  const id = uid('ch');
+  const res = await post('/channels', { id, title: `Channel ${id}` }, options);
+  expect(res.status).toBe(201);
+  return id;
+}
+
+describe('channels', () => {
+  it('creates a channel and answers 201 with the stored channel, tenant = the host called', async () => {
+    const res = await post('/channels', { id: 'news', title: 'News 24' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: 'news', tenant: host, title: 'News 24' });
+    expect((await api('/channels/news')).body).toEqual({ id: 'news', tenant: host, title: 'News 24' });
+  });
+
+  it('accepts a body whose tenant is the host called', async () => {
+    const id = uid('ch');
+    const res = await post('/channels', { id, tenant: host.toUpperCase(), title: 'T' });
+    expect(res.status).toBe(201);
+    expect((res.body as { tenant: string }).tenant).toBe(host);
+  });
+
+  it('refuses a body whose tenant is another host, naming the field', async () => {
+    const res = await post('/channels', { id: uid('ch'), tenant: 'other.example:8090', title: 'T' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'bad_request', field: 'tenant' });
+  });
+
+  it('answers 409 for an id the tenant already has', async () => {
+    const id = await newChannel();
+    const res = await post('/channels', { id, title: 'again' });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'conflict' });
+  });
+
+  it('lets two tenants use the same channel id', async () => {
+    const id = await newChannel();
+    expect((await post('/channels', { id, title: 'B' }, { host: 'tenant-b.example:8090' })).status).toBe(201);
+  });
+
+  it('lists only the channels of the tenant called', async () => {
+    const mine = await newChannel();
+    const theirs = await newChannel({ host: 'tenant-c.example' });
+    const list = (await api('/channels')).body as { id: string; tenant: string }[];
+    expect(list.map((c) => c.id)).toContain(mine);
+    expect(list.map((c) => c.id)).not.toContain(theirs);
+    expect(list.every((c) => c.tenant === host)).toBe(true);
+    expect((await api(`/channels/${theirs}`)).status).toBe(404);
+  });
+
+  it('refuses invalid bodies with a 400 naming the field', async () => {
+    const cases: [unknown, string][] = [
+      [{ title: 'no id' }, 'id'],
+      [{ id: 'has space', title: 'T' }, 'id'],
+      [{ id: uid('ch') }, 'title'],
+      [{ id: uid('ch'), title: '   ' }, 'title'],
+      [{ id: uid('ch'), title: 'T', colour: 'red' }, 'colour'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await post('/channels', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ code: 'bad_request', field });
+    }
+  });
+
+  it('refuses a body that is not JSON', async () => {
+    const res = await api('/channels', { method: 'POST', rawBody: '{"id": "x", "title": ' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'bad_request', field: 'body' });
+  });
+
+  it('deletes a channel with 204, then 404', async () => {
+    const id = await newChannel();
+    expect((await api(`/channels/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api(`/channels/${id}`)).status).toBe(404);
+    expect((await api(`/channels/${id}`, { method: 'DELETE' })).status).toBe(404);
+  });
+});
+
+describe('auto-schedulers (mrss)', () => {
+  const feedBody = (channelId: string, extra: Record<string, unknown> = {}) => ({
+    id: uid('feed'),
+    url: 'http://feeds.example/channel.xml',
+    channelId,
+    ...extra,
+  });
+
+  it('creates an auto-scheduler with 201 and the stored object, retention defaulting to 24 hours', async () => {
+    const channelId = await newChannel();
+    const body = feedBody(channelId);
+    const res = await post('/mrss', body);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ ...body, tenant: host, config: { scheduleRetention: 24 } });
+  });
+
+  it('keeps the given retention', async () => {
+    const res = await post('/mrss', feedBody(await newChannel(), { config: { scheduleRetention: 2.5 } }));
+    expect((res.body as { config: unknown }).config).toEqual({ scheduleRetention: 2.5 });
+  });
+
+  it('refuses invalid auto-schedulers, naming the field', async () => {
+    const channelId = await newChannel();
+    const cases: [unknown, string][] = [
+      [feedBody(channelId, { url: 'not a url' }), 'url'],
+      [feedBody(channelId, { url: 'ftp://feeds.example/x.xml' }), 'url'],
+      [feedBody(channelId, { config: { scheduleRetention: -1 } }), 'config.scheduleRetention'],
+      [feedBody(channelId, { config: { scheduleRetention: '24' } }), 'config.scheduleRetention'],
+      [feedBody(channelId, { tenant: 'elsewhere' }), 'tenant'],
+      [{ id: uid('feed'), url: 'http://feeds.example/x.xml' }, 'channelId'],
+      [feedBody('no-such-channel'), 'channelId'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await post('/mrss', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ code: 'bad_request', field });
+    }
+  });
+
+  it('answers 409 for an existing auto-scheduler id', async () => {
+    const body = feedBody(await newChannel());
+    expect((await post('/mrss', body)).status).toBe(201);
+    expect((await post('/mrss', { ...body, channelId: await newChannel() })).status).toBe(409);
+  });
+
+  it('answers 409 when the channel already has an auto-scheduler, and accepts one after its deletion', async () => {
+    const channelId = await newChannel();
+    const first = feedBody(channelId);
+    expect((await post('/mrss', first)).status).toBe(201);
+    const second = await post('/mrss', feedBody(channelId));
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ message: expect.stringContaining('already has an auto-scheduler') });
+
+    expect((await api(`/mrss/${first.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api(`/mrss/${first.id}`)).status).toBe(404);
+    expect((await post('/mrss', feedBody(channelId))).status).toBe(201);
+  });
+
+  it('lists only the tenant’s auto-schedulers', async () => {
+    const mine = feedBody(await newChannel());
+    await post('/mrss', mine);
+    const other = { host: 'tenant-d.example' };
+    const theirs = feedBody(await newChannel(other));
+    expect((await post('/mrss', theirs, other)).status).toBe(201);
+    const list = (await api('/mrss')).body as { id: string }[];
+    expect(list.map((f) => f.id)).toContain(mine.id);
+    expect(list.map((f) => f.id)).not.toContain(theirs.id);
+    expect((await api(`/mrss/${theirs.id}`)).status).toBe(404);
+    expect((await api(`/mrss/${theirs.id}`, { method: 'DELETE' })).status).toBe(404);
+  });
+});
+
+describe('schedule', () => {
+  it('answers 404 for a channel the tenant does not have', async () => {
+    expect((await api('/channels/nope/schedule?date=2024-05-01')).status).toBe(404);
+  });
+
+  it('refuses a bad date or range with a 400 naming the parameter', async () => {
+    const id = await newChannel();
+    const cases: [string, string][] = [
+      ['date=2024-02-30', 'date'],
+      ['date=01-05-2024', 'date'],
+      ['start=2024-05-01T00:00:00Z', 'end'],
+      ['start=2024-05-01T00:00:00Z&end=2024-05-09T00:00:00Z', 'end'],
+      ['start=soon&end=2024-05-02T00:00:00Z', 'start'],
+    ];
+    for (const [query, field] of cases) {
+      const res = await api(`/channels/${id}/schedule?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body).toMatchObject({ code: 'bad_request', field });
+    }
+  });
+
+  it('answers an empty array for a channel with no schedule', async () => {
+    const id = await newChannel();
+    const res = await api(`/channels/${id}/schedule?date=2024-05-01`);
+    expect([res.status, res.body]).toEqual([200, []]);
+  });
+});
+
+describe('authentication', () => {
+  const withAuth = (verifyToken: TokenVerifier) => {
+    const deps = apiDepsFromEnv({ env: { SCHEDULE_REQUIRE_AUTH: 'true' }, verifyToken });
+    return createApiHandler(
+      createScheduleRoutes(() => deps),
+      { stage: 'test' },
+    );
+  };
+  const event = (headers: Record<string, string>) =>
+    ({
+      version: '2.0',
+      rawPath: '/api/v1/channels',
+      headers: { host: 'auth.example', ...headers },
+      requestContext: {
+        http: { method: 'GET', sourceIp: '127.0.0.1' },
+        requestId: 'r1',
+        domainName: 'auth.example',
+      },
+    }) as never;
+  const invoke = (h: ReturnType<typeof withAuth>, headers: Record<string, string>) =>
+    h(event(headers), {} as never);
+
+  it('lets every request through when authentication is off (the default)', async () => {
+    expect((await api('/channels')).status).toBe(200);
+  });
+
+  it('requires x-jwt when SCHEDULE_REQUIRE_AUTH is true', async () => {
+    const h = withAuth(async () => undefined);
+    expect((await invoke(h, {})).statusCode).toBe(401);
+    expect((await invoke(h, { 'x-jwt': 'Bearer good' })).statusCode).toBe(200);
+  });
+
+  it('passes the verifier’s refusal through, and turns its other failures into 401', async () => {
+    const refusing = withAuth(async () => {
+      throw forbidden('wrong_environment', 'this token is for the prod environment');
+    });
+    expect((await invoke(refusing, { 'x-jwt': 'Bearer x' })).statusCode).toBe(403);
+    const broken = withAuth(async () => {
+      throw new Error('bad signature');
+    });
+    expect((await invoke(broken, { 'x-jwt': 'Bearer x' })).statusCode).toBe(401);
+  });
+
+  it('refuses to start with authentication required but no verifier', () => {
+    expect(() => apiDepsFromEnv({ env: { SCHEDULE_REQUIRE_AUTH: 'true' } })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * The engine plugin against the real schedule API (local gateway + DynamoDB Local): the channel
+ * manager lists the service's channels, the asset manager follows a channel's schedule by the clock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine, type VodRequest, type VodResponse } from '../../engine-container/src/index';
+import { createLogger } from '../../functions/core/logger';
+import { dynamoScheduleStores } from '../../functions/schedule/deps';
+import { createSchedulePlugin, schedulePluginFromEnv } from '../../functions/schedule/engine-plugin';
+import { handler } from '../../functions/schedule/handler';
+import type { FeedItem, ScheduleCursor } from '../../functions/schedule/model';
+import { planSchedule } from '../../functions/schedule/plan-schedule';
+import type { LocalCloud } from '../../local/cloud';
+import { type Gateway, startGateway } from '../../local/gateway';
+import { ensureFixtures } from '../support/fixtures';
+import { startStaticServer } from '../support/static-server';
+import { startCloudForTests } from './support/cloud';
+import { http } from './support/http';
+
+let cloud: LocalCloud;
+let gateway: Gateway;
+let tenant: string;
+let apiUrl: string;
+
+beforeAll(async () => {
+  cloud = await startCloudForTests();
+  gateway = await startGateway('schedule', handler, 0);
+  tenant = new URL(gateway.url).host;
+  apiUrl = `${gateway.url}/api/v1`;
+});
+afterAll(async () => {
+  await gateway?.close();
+  await cloud?.stop();
+});
+
+const items: FeedItem[] = [
+  { id: 'a', title: 'Alpha', url: 'http://cdn/a/master.m3u8', durationMs: 300_300 },
+  { id: 'b', title: 'Bravo', url: 'http://cdn/b/master.m3u8', durationMs: 240_740 },
+];
+
+/** Creates a channel through the API and writes a schedule for it: [startMs, +horizon). */
+async function scheduledChannel(id: string, startMs: number, horizonMs: number, cursor?: ScheduleCursor) {
+  if (!cursor)
+    expect(
+      (await http(`${apiUrl}/channels`, { method: 'POST', body: { id, title: `Title ${id}` } })).status,
+    ).toBe(201);
+  const plan = planSchedule({
+    channelId: id,
+    cursor,
+    items,
+    nowMs: startMs,
+    horizonMs,
+    newId: () => crypto.randomUUID(),
+  });
+  expect(await dynamoScheduleStores().entries.append(tenant, id, cursor?.endTime, plan.planned)).toBe(
+    'appended',
+  );
+  return plan;
+}
+
+describe('schedule engine plugin', () => {
+  it('lists the schedule service’s channels as engine channels', async () => {
+    await scheduledChannel('plugin-list', Date.UTC(2024, 5, 1), 600_000);
+    const { channelManager } = createSchedulePlugin({ apiUrl, log: createLogger() });
+    expect(await channelManager.getChannels()).toContainEqual({
+      id: 'plugin-list',
+      name: 'Title plugin-list',
+    });
+  });
+
+  it('joins the entry on air at the right offset, then plays the following entries back to back', async () => {
+    const t0 = Date.UTC(2024, 5, 2, 8);
+    const plan = await scheduledChannel('plugin-play', t0, 3_600_000);
+    const clock = { now: t0 + 100_000 };
+    const { assetManager } = createSchedulePlugin({ apiUrl, log: createLogger(), clock: () => clock.now });
+    const req = { sessionId: 'plugin-play', playlistId: 'plugin-play' };
+
+    const first = await assetManager.getNextVod(req);
+    const [e1, e2, e3] = plan.planned.map((p) => p.entry);
+    expect(first).toMatchObject({ id: e1!.id, uri: e1!.url, startOffset: 100_000, desiredDuration: 200_300 });
+    expect(first.timedMetadata).toMatchObject({ title: 'Alpha', 'schedule-entry-id': e1!.id });
+
+    clock.now = e1!.end_time - 8000; // the engine asks a little before the item ends
+    expect(await assetManager.getNextVod(req)).toMatchObject({
+      id: e2!.id,
+      startOffset: 0,
+      desiredDuration: 240_740,
+      unixTs: e2!.start_time,
+    });
+    clock.now = e2!.end_time - 8000;
+    expect(await assetManager.getNextVod(req)).toMatchObject({
+      id: e3!.id,
+      startOffset: 0,
+      unixTs: e3!.start_time,
+    });
+  });
+
+  it('plays a gap until the next entry when the schedule has a hole', async () => {
+    const t0 = Date.UTC(2024, 5, 3, 8);
+    const first = await scheduledChannel('plugin-gap', t0, 60_000);
+    const endsAt = first.cursor!.endTime;
+    const second = await scheduledChannel('plugin-gap', endsAt + 30_000, 60_000, first.cursor);
+    const clock = { now: endsAt - 5000 };
+    const { assetManager } = createSchedulePlugin({ apiUrl, log: createLogger(), clock: () => clock.now });
+    const req = { sessionId: 'plugin-gap', playlistId: 'plugin-gap' };
+
+    expect(await assetManager.getNextVod(req)).toMatchObject({ id: first.planned[0]!.entry.id });
+    const gap = await assetManager.getNextVod(req);
+    expect(gap).toMatchObject({ type: 'gap', desiredDuration: second.planned[0]!.entry.start_time - endsAt });
+    expect(await assetManager.getNextVod(req)).toMatchObject({
+      id: second.planned[0]!.entry.id,
+      startOffset: 0,
+    });
+  });
+
+  it('starts from now again when the remembered position is no longer plausible', async () => {
+    const t0 = Date.UTC(2024, 5, 4, 8);
+    const plan = await scheduledChannel('plugin-restart', t0, 3_600_000);
+    const clock = { now: t0 + 1000 };
+    const { assetManager } = createSchedulePlugin({ apiUrl, log: createLogger(), clock: () => clock.now });
+    const req = { sessionId: 'plugin-restart', playlistId: 'plugin-restart' };
+    await assetManager.getNextVod(req);
+    clock.now = t0 + 1_800_000; // half an hour later: the engine was restarted, or failed over
+    const onAir = plan.planned
+      .map((p) => p.entry)
+      .find((e) => e.start_time <= clock.now && clock.now < e.end_time)!;
+    expect(await assetManager.getNextVod(req)).toMatchObject({
+      id: onAir.id,
+      startOffset: clock.now - onAir.start_time,
+    });
+  });
+
+  it('is enabled by SCHEDULE_SERVICE_API_URL only', () => {
+    expect(schedulePluginFromEnv({})).toBeUndefined();
+    expect(schedulePluginFromEnv({ SCHEDULE_SERVICE_API_URL: apiUrl })).toBeDefined();
+  });
+});
+
+describe('schedule engine plugin in the engine', () => {
+  it('plays the entry on air joined mid-way, tagged with an EXT-X-DATERANGE naming the entry', async () => {
+    const fixtures = await ensureFixtures();
+    const media = await startStaticServer(fixtures.root);
+    // A gateway of its own: another host:port is another tenant, so the engine sees only this channel.
+    const own = await startGateway('schedule-e2e', handler, 0);
+    let engine: Engine | undefined;
+    try {
+      const ownApi = `${own.url}/api/v1`;
+      expect(
+        (await http(`${ownApi}/channels`, { method: 'POST', body: { id: 'e2e', title: 'E2E' } })).status,
+      ).toBe(201);
+      const vodA: FeedItem = {
+        id: 'a',
+        title: 'Vod A',
+        url: `${media.url}/${fixtures.vodA.path}`,
+        durationMs: 20_000,
+      };
+      const startMs = Date.now() - 7000; // on air for 7 s already: the engine must join mid-way
+      const plan = planSchedule({
+        channelId: 'e2e',
+        cursor: undefined,
+        items: [vodA],
+        nowMs: startMs,
+        horizonMs: 120_000,
+        newId: () => crypto.randomUUID(),
+      });
+      await dynamoScheduleStores().entries.append(new URL(own.url).host, 'e2e', undefined, plan.planned);
+
+      const plugin = createSchedulePlugin({ apiUrl: ownApi, log: createLogger() });
+      const answers: VodResponse[] = [];
+      const assetManager = {
+        getNextVod: async (req: VodRequest) => {
+          const answer = await plugin.assetManager.getNextVod(req);
+          answers.push(answer);
+          return answer;
+        },
+      };
+      engine = new Engine(assetManager, {
+        channelManager: plugin.channelManager,
+        port: 0,
+        host: '127.0.0.1',
+        defaultSlateUri: `${media.url}/${fixtures.slate.path}`,
+      });
+      await engine.start();
+      const playlistUrl = `http://127.0.0.1:${engine.port}/channels/e2e/0.m3u8`;
+      await expect
+        .poll(async () => (await http(playlistUrl)).text, { timeout: 20_000, interval: 500 })
+        .toMatch(/#EXTINF/);
+      const playlist = (await http(playlistUrl)).text;
+
+      const first = answers[0]!;
+      const entry = plan.planned[0]!.entry;
+      expect(first).toMatchObject({ id: entry.id, uri: vodA.url });
+      expect(first.startOffset).toBeGreaterThanOrEqual(7000);
+      const firstSegment = playlist.split('\n').find((l) => l.endsWith('.ts'))!;
+      const expectedIndex = Math.floor(first.startOffset! / 2000);
+      expect(firstSegment).toMatch(
+        new RegExp(`vod-a/180p/seg_${String(expectedIndex).padStart(3, '0')}\\.ts$`),
+      );
+      expect(playlist).toContain(`X-SCHEDULE-ENTRY-ID="${entry.id}"`);
+      expect(playlist).toContain('X-TITLE="Vod A"');
+    } finally {
+      await engine?.stop();
+      await own.close();
+      await media.close();
+    }
+  });
+});
