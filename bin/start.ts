@@ -7,6 +7,9 @@ import { parseArgs } from 'node:util';
 import { readInt, readString } from '../functions/core/env';
 import { startSystem } from '../local/system';
 
+// We run on Node 20 by design (see README); the SDK's notice about its future Node 22 floor is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const { values } = parseArgs({
   options: {
     'in-memory': { type: 'boolean', default: false },

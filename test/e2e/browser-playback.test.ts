@@ -1,0 +1,175 @@
+/**
+ * A viewer's browser watching onair channels: the whole local system (channel API, DynamoDB Local, the
+ * engine), channels made through the API, and hls.js in headless Chromium playing the playback URL in
+ * real time across VOD and preroll boundaries. Runs where /usr/bin/chromium exists (CI installs it).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSystem, startSystem } from '../../local/system';
+import {
+  type BrowserPlayback,
+  CHROMIUM_PATH,
+  chromiumAvailable,
+  describeErrors,
+  isSegmentLoadError,
+  playInBrowser,
+} from '../support/browser';
+import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import { type StaticServer, startStaticServer } from '../support/static-server';
+
+const noChromium = !chromiumAvailable();
+if (noChromium) console.warn(`browser playback tests skipped: no Chromium at ${CHROMIUM_PATH}`);
+
+let system: RunningSystem;
+let origin: StaticServer;
+let fixtures: FixturePaths;
+let token: string;
+
+beforeAll(async () => {
+  if (noChromium) return;
+  fixtures = await ensureFixtures();
+  origin = await startStaticServer(fixtures.root);
+  system = await startSystem({
+    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
+    services: ['channel', 'engine'],
+    env: { LOG_LEVEL: 'silent' },
+  });
+  const res = await post('/token', { company: 'Viewers', email: 'browser@viewers.test' });
+  expect(res.status).toBe(201);
+  token = ((await res.json()) as { token: string }).token;
+});
+
+afterAll(async () => {
+  await system?.stop();
+  await origin?.close();
+});
+
+function post(path: string, body: unknown, jwt?: string) {
+  return fetch(`${system.urls.channel}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(jwt ? { 'x-jwt': `Bearer ${jwt}` } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+async function createChannel(body: Record<string, unknown>): Promise<string> {
+  const res = await post('/channel', body, token);
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { playback: string }).playback;
+}
+
+/** The engine reads the channel table on an interval: wait until the channel is on air. */
+async function waitOnAir(masterUrl: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const res = await fetch(masterUrl).catch((e: Error) => e);
+    if (!(res instanceof Error) && res.ok) return;
+    last = res instanceof Error ? res.message : `HTTP ${res.status}`;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${masterUrl} not on air after ${timeoutMs} ms (${last})`);
+}
+
+/** The assertions of a good viewing, with the whole record printed when one fails. */
+function expectSmoothPlayback(play: BrowserPlayback) {
+  const context = () =>
+    `errors:\n${describeErrors(play.errors) || '(none)'}\npage: ${play.pageErrors.join('; ') || '(none)'}\n` +
+    `media events: ${JSON.stringify(play.raw.mediaEvents)}`;
+  if (play.errors.length) console.info(`hls.js reported:\n${describeErrors(play.errors)}`);
+  expect(play.started, context()).toBe(true);
+  expect(play.fatalErrors, context()).toEqual([]);
+  expect(
+    play.errors.filter((e) => e.type === 'mediaError'),
+    context(),
+  ).toEqual([]);
+  expect(play.errors.filter(isSegmentLoadError), context()).toEqual([]);
+  expect(play.playedSeconds, context()).toBeGreaterThanOrEqual(0.8 * play.wallSeconds);
+  expect(play.stalls, context()).toBeLessThanOrEqual(1);
+}
+
+describe('a channel played by hls.js in Chromium', () => {
+  it.skipIf(noChromium)(
+    'plays a Loop channel with a preroll across VOD and preroll boundaries without errors or stalls',
+    async () => {
+      const playback = await createChannel({
+        name: 'browser-loop',
+        type: 'Loop',
+        url: `${origin.url}/${fixtures.vodA.path}`,
+        opts: { preroll: { url: `${origin.url}/${fixtures.preroll.path}`, duration: '6000' } },
+      });
+      await waitOnAir(playback);
+
+      // vod-a is 20 s and the preroll 6 s: 45 s holds at least three boundaries.
+      const play = await playInBrowser(playback, { seconds: 45 });
+
+      expectSmoothPlayback(play);
+      expect(play.wallSeconds).toBeGreaterThanOrEqual(40);
+      expect(play.discontinuitiesCrossed).toBeGreaterThanOrEqual(2);
+      const segments = origin.requests().map((r) => r.path);
+      expect(segments.some((p) => p.startsWith('/preroll/') && p.endsWith('.ts'))).toBe(true);
+      expect(segments.some((p) => p.startsWith('/vod-a/') && p.endsWith('.ts'))).toBe(true);
+    },
+    90_000,
+  );
+
+  it.skipIf(noChromium)(
+    'plays a WebHook channel alternating two VODs with different ladders without errors or stalls',
+    async () => {
+      // vod-b first: the channel's target duration comes from its first VOD, and vod-b's 4 s
+      // segments are the longer ones (the engine refuses a later VOD with longer segments).
+      const vods = [fixtures.vodB, fixtures.vodA].map((f) => ({
+        id: f.name,
+        title: f.name,
+        hlsUrl: `${origin.url}/${f.path}`,
+      }));
+      const hook = await startWebhook((n) => vods[n % vods.length]!);
+      try {
+        const playback = await createChannel({ name: 'browser-hook', type: 'WebHook', url: hook.url });
+        await waitOnAir(playback);
+
+        // vod-b is 24 s and vod-a 20 s: 40 s holds at least one change of ladder.
+        const play = await playInBrowser(playback, { seconds: 40 });
+
+        expectSmoothPlayback(play);
+        expect(hook.calls().every((c) => c === 'browser-hook')).toBe(true);
+        expect(play.discontinuitiesCrossed).toBeGreaterThanOrEqual(1);
+        const played = new Set(play.raw.frags.map((f) => new URL(f.url).pathname.split('/')[1]));
+        expect([...played].sort()).toEqual(['vod-a', 'vod-b']);
+      } finally {
+        await hook.close();
+      }
+    },
+    90_000,
+  );
+});
+
+interface Webhook {
+  url: string;
+  /** The channelId of each call, oldest first. */
+  calls(): string[];
+  close(): Promise<void>;
+}
+
+/** A caller's webhook: answers the engine's `GET ?channelId=` with answer(n) for the n-th call. */
+async function startWebhook(answer: (n: number) => unknown): Promise<Webhook> {
+  const calls: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const channelId = new URL(req.url ?? '/', 'http://hook').searchParams.get('channelId') ?? '';
+    const body = JSON.stringify(answer(calls.length));
+    calls.push(channelId);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/next`,
+    calls: () => calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
