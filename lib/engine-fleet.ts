@@ -14,6 +14,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { apiFunction } from './api-function';
+import { signingKeyAccess } from './signing-key-access';
 import type { State } from './state';
 
 export interface EngineFleetProps {
@@ -21,6 +22,8 @@ export interface EngineFleetProps {
   state: State;
   /** Environment of the engine process beyond the state's (e.g. the schedule plugin's URL). */
   environment?: Record<string, string>;
+  /** The signing key: the engine mints its own token for the schedule API. */
+  keyParameterArn: string;
 }
 
 export const REPO_ROOT_EXCLUDES = [
@@ -90,6 +93,7 @@ export class EngineFleet extends Construct {
     service.targetGroup.setAttribute('deregistration_delay.timeout_seconds', '10');
     state.tables.channels.grantReadData(service.taskDefinition.taskRole);
     state.tables.playoutLog.grantReadWriteData(service.taskDefinition.taskRole);
+    service.taskDefinition.taskRole.addToPrincipalPolicy(signingKeyAccess(props.keyParameterArn));
 
     // Cache exactly as long as the engine's Cache-Control says (media playlists: cacheTTL seconds).
     const cachePolicy = new cloudfront.CachePolicy(this, 'FollowOrigin', {

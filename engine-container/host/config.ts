@@ -2,10 +2,12 @@
  * The engine process's settings from the environment (README "Engine configuration"). Engine options
  * not listed here keep the engine's defaults (engine-container/README.md).
  */
-import { readBool, readInt, readOptionalString } from '../../functions/core/env';
+import type { Environment } from '../../functions/channel/tokens';
+import { readBool, readEnum, readInt, readOptionalString } from '../../functions/core/env';
 import type { EngineOptions } from '../src/index';
 
 export interface EngineHostConfig {
+  stage: Environment;
   /** Engine options derived from the environment (no managers, no store: the factory adds those). */
   options: EngineOptions;
   /** `dynamodb` (shared by every engine task: required behind a load balancer) or `memory`. */
@@ -33,6 +35,7 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     staticDirectory: readOptionalString('ENGINE_STATIC_DIR'),
   };
   return {
+    stage: readEnum('ONAIR_STAGE', ['test', 'prod'] as const, 'test'),
     options,
     logStore: (readOptionalString('ENGINE_LOG_STORE') ?? 'dynamodb') === 'memory' ? 'memory' : 'dynamodb',
     channelRefreshMs: readInt('ENGINE_CHANNEL_REFRESH_MS', 2000, { min: 200, max: 60_000 }),

@@ -12,6 +12,7 @@ import { type ChannelSource, CompositeSources } from './composite';
 import { engineHostConfigFromEnv } from './config';
 import { DynamoDbPlayoutLogStore } from './dynamo-log-store';
 import { OnairAssetManager } from './onair-asset-manager';
+import { serviceTokenProvider } from './service-token';
 
 export interface OnairEngine {
   engine: Engine;
@@ -32,7 +33,7 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
       }),
     },
   ];
-  const schedule = schedulePluginFromEnv();
+  const schedule = schedulePluginFromEnv(process.env, serviceTokenProvider(config.stage));
   if (schedule)
     sources.push({ name: 'schedule', channels: schedule.channelManager, assets: schedule.assetManager });
   const composite = new CompositeSources(sources);

@@ -114,4 +114,26 @@ describe('the onair stack', () => {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'ecs:UpdateService' })]) },
     });
   });
+
+  it('serves the schedule API and runs the auto-scheduler every minute', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+      RouteKey: 'GET /api/v1/channels/{id}/schedule',
+    });
+    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({ SCHEDULE_REQUIRE_AUTH: 'true', SCHEDULE_BLOCK_PRIVATE_URLS: 'true' }),
+      },
+    });
+  });
+
+  it('points the engine at the schedule API', () => {
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      ContainerDefinitions: Match.arrayWith([
+        Match.objectLike({
+          Environment: Match.arrayWith([Match.objectLike({ Name: 'SCHEDULE_SERVICE_API_URL' })]),
+        }),
+      ]),
+    });
+  });
 });

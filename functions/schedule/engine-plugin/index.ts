@@ -26,7 +26,7 @@ export interface SchedulePluginOptions {
   /** Default: an HTTP client of `apiUrl`. */
   source?: ScheduleSource;
   apiUrl?: string;
-  token?: string;
+  token?: string | (() => Promise<string>);
   slate?: string;
   clock?: () => number;
   log?: Logger;
@@ -52,11 +52,13 @@ export function createSchedulePlugin(options: SchedulePluginOptions): SchedulePl
  */
 export function schedulePluginFromEnv(
   env: Record<string, string | undefined> = process.env,
+  /** Used when SCHEDULE_SERVICE_TOKEN is unset (the engine host mints its own service token). */
+  tokenProvider?: () => Promise<string>,
 ): SchedulePlugin | undefined {
   if (!readOptionalString('SCHEDULE_SERVICE_API_URL', env)) return undefined;
   return createSchedulePlugin({
     apiUrl: readUrl('SCHEDULE_SERVICE_API_URL', undefined, env),
-    token: readOptionalString('SCHEDULE_SERVICE_TOKEN', env),
+    token: readOptionalString('SCHEDULE_SERVICE_TOKEN', env) ?? tokenProvider,
     slate: readOptionalString('SCHEDULE_SLATE_URI', env),
   });
 }

@@ -10,8 +10,8 @@ import type { ScheduleChannel, ScheduleEntry } from '../model';
 export interface ScheduleClientOptions {
   /** `{schedule_api_url}`, e.g. http://localhost:8090/api/v1. */
   apiUrl: string;
-  /** Sent as `x-jwt: Bearer <token>` when the service requires authentication. */
-  token?: string;
+  /** Sent as `x-jwt: Bearer <token>` when the service requires authentication (a provider may refresh it). */
+  token?: string | (() => Promise<string>);
   timeoutMs?: number;
   maxBytes?: number;
   fetch?: FetchFn;
@@ -51,7 +51,8 @@ export function scheduleApiClient(options: ScheduleClientOptions): ScheduleSourc
   const base = options.apiUrl.replace(/\/+$/, '');
   const get = async <T>(path: string, schema: z.ZodType<T>): Promise<T> => {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (options.token) headers['x-jwt'] = `Bearer ${options.token}`;
+    const token = typeof options.token === 'function' ? await options.token() : options.token;
+    if (token) headers['x-jwt'] = `Bearer ${token}`;
     const res = await fetchText(`${base}${path}`, {
       timeoutMs: options.timeoutMs ?? 3000,
       maxBytes: options.maxBytes ?? 8 * 1024 * 1024,

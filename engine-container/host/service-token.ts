@@ -1,0 +1,22 @@
+/**
+ * The engine's own token for the schedule API when SCHEDULE_SERVICE_TOKEN is not given: an operator
+ * token (tenant `engine`, no channels) signed with the deployment's key, valid a day and renewed an
+ * hour before it expires. This needs read access to the signing key (CDK grants it to the task).
+ */
+import { keyStoreFromEnv, loadOrCreateSigningKey } from '../../functions/channel/signing-key';
+import { type Environment, TokenService } from '../../functions/channel/tokens';
+
+const LIFETIME_S = 86_400;
+const RENEW_BEFORE_MS = 3_600_000;
+
+export function serviceTokenProvider(stage: Environment): () => Promise<string> {
+  let current: { token: string; expiresMs: number } | undefined;
+  let tokens: Promise<TokenService> | undefined;
+  return async () => {
+    if (current && current.expiresMs - Date.now() > RENEW_BEFORE_MS) return current.token;
+    tokens ??= loadOrCreateSigningKey(keyStoreFromEnv()).then((jwk) => TokenService.fromJwk(jwk));
+    const issued = await (await tokens).issue({ tenant: 'engine', env: stage, plan: 'operator', maxChannels: 0 }, LIFETIME_S);
+    current = { token: issued.token, expiresMs: Date.parse(issued.expiresAt) };
+    return current.token;
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The schedule service in AWS: its API Lambda behind an HTTP API (authentication required), and the
+ * auto-scheduler Lambda run every minute by an EventBridge rule.
+ */
+import { Duration } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { createScheduleRoutes } from '../functions/schedule/routes';
+import { apiFunction } from './api-function';
+import { ServiceHttpApi } from './http-api';
+import { signingKeyAccess } from './signing-key-access';
+import type { State } from './state';
+
+export interface ScheduleServiceProps {
+  stage: string;
+  state: State;
+  /** The channel service's signing-key parameter: the schedule API verifies the same tokens. */
+  keyParameterName: string;
+  keyParameterArn: string;
+}
+
+export class ScheduleServiceConstruct extends Construct {
+  readonly api: ServiceHttpApi;
+
+  constructor(scope: Construct, id: string, props: ScheduleServiceProps) {
+    super(scope, id);
+    const { state, stage } = props;
+    const tablesEnv = {
+      TABLE_SCHEDULE_CHANNELS: state.env.TABLE_SCHEDULE_CHANNELS!,
+      TABLE_SCHEDULE_FEEDS: state.env.TABLE_SCHEDULE_FEEDS!,
+      TABLE_SCHEDULE_ENTRIES: state.env.TABLE_SCHEDULE_ENTRIES!,
+      // In a deployment, feeds and VODs on private addresses are refused (SSRF guard).
+      SCHEDULE_BLOCK_PRIVATE_URLS: 'true',
+    };
+    const grantTables = (grantee: iam.IGrantable) => {
+      state.tables.scheduleChannels.grantReadWriteData(grantee);
+      state.tables.scheduleFeeds.grantReadWriteData(grantee);
+      state.tables.scheduleEntries.grantReadWriteData(grantee);
+    };
+
+    const apiFn = apiFunction(this, 'Handler', {
+      entry: 'functions/schedule/handler.ts',
+      environment: {
+        ...tablesEnv,
+        ONAIR_STAGE: stage,
+        SCHEDULE_REQUIRE_AUTH: 'true',
+        JWT_KEY_PARAMETER: props.keyParameterName,
+      },
+    });
+    grantTables(apiFn);
+    apiFn.addToRolePolicy(signingKeyAccess(props.keyParameterArn));
+    const routes = createScheduleRoutes(() => {
+      throw new Error('not at synth time');
+    });
+    this.api = new ServiceHttpApi(this, 'schedule', { fn: apiFn, routes, stage });
+
+    const scheduler = apiFunction(this, 'AutoScheduler', {
+      entry: 'functions/schedule/scheduler-handler.ts',
+      timeout: Duration.minutes(5),
+      environment: tablesEnv,
+    });
+    grantTables(scheduler);
+    new events.Rule(this, 'EveryMinute', {
+      schedule: events.Schedule.rate(Duration.minutes(1)),
+      targets: [new targets.LambdaFunction(scheduler, { retryAttempts: 0 })],
+    });
+  }
+}
