@@ -73,7 +73,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     const serve = async (name: string, handler: V2Handler, port: number) => {
       const gw: Gateway = await startGateway(name, handler, port, host);
       running.push(gw);
-      urls[name] = gw.url;
+      // `localhost`, not the bound address: the schedule service's tenant is the host a caller uses.
+      urls[name] = `http://localhost:${gw.port}`;
       return gw;
     };
     // Imported only now: handlers read their configuration from the environment set above.
@@ -93,7 +94,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       const engine = createOnairEngine({ port: ports.engine, host });
       await engine.start();
       running.push(engine);
-      urls.engine = `http://${host}:${engine.engine.port}`;
+      urls.engine = `http://localhost:${engine.engine.port}`;
       const { startFleetDispatcher } = await import('../functions/fleet/local');
       running.push(startFleetDispatcher());
     }

@@ -22,10 +22,15 @@ const optionalInt = (name: string, min: number, max: number): number | undefined
 };
 
 export function engineHostConfigFromEnv(): EngineHostConfig {
+  // Fixed by default: channels mixing VODs (WebHook, schedules) would otherwise refuse any VOD whose
+  // segments are longer than the first one's. 10 s covers Apple's 6 s and most catalogues.
+  const targetDuration = readInt('ENGINE_FORCE_TARGET_DURATION', 10, { min: 1, max: 30 });
   const options: EngineOptions = {
     port: readInt('port', readInt('ENGINE_PORT', 8000, { min: 0, max: 65535 }), { min: 0, max: 65535 }),
     defaultSlateUri: readOptionalString('ENGINE_SLATE_URI'),
-    forceTargetDuration: optionalInt('ENGINE_FORCE_TARGET_DURATION', 1, 30),
+    forceTargetDuration: targetDuration,
+    // The engine requires the tick bound to exceed the segment length.
+    maxTickInterval: Math.max(10_000, (targetDuration + 1) * 1000),
     targetDurationPadding: optionalInt('ENGINE_TARGET_DURATION_PADDING', 0, 10),
     playlistWindowMs: readInt('ENGINE_WINDOW_MS', 60_000, { min: 6000, max: 3_600_000 }),
     cacheTTL: readInt('ENGINE_CACHE_TTL', 4, { min: 1, max: 60 }),

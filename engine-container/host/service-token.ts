@@ -15,7 +15,10 @@ export function serviceTokenProvider(stage: Environment): () => Promise<string> 
   return async () => {
     if (current && current.expiresMs - Date.now() > RENEW_BEFORE_MS) return current.token;
     tokens ??= loadOrCreateSigningKey(keyStoreFromEnv()).then((jwk) => TokenService.fromJwk(jwk));
-    const issued = await (await tokens).issue({ tenant: 'engine', env: stage, plan: 'operator', maxChannels: 0 }, LIFETIME_S);
+    const issued = await (await tokens).issue(
+      { tenant: 'engine', env: stage, plan: 'operator', maxChannels: 0 },
+      LIFETIME_S,
+    );
     current = { token: issued.token, expiresMs: Date.parse(issued.expiresAt) };
     return current.token;
   };

@@ -62,6 +62,7 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
     defaultRetentionHours: config.defaultRetentionHours,
     clock: Date.now,
     fillNow: async (key) => {
+      if (config.fillNowBudgetMs === 0) return;
       const pass = runFeed(key, schedulerDepsFromEnv(options.env ?? process.env));
       let timer: NodeJS.Timeout | undefined;
       const budget = new Promise<void>((resolve) => {

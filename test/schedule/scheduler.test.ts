@@ -37,6 +37,8 @@ let tenant: string;
 let n = 0;
 
 beforeAll(async () => {
+  // These tests drive each scheduler pass themselves (with their own clock): no fill on create.
+  process.env.SCHEDULE_FILL_ON_CREATE_MS = '0';
   [cloud, origin] = await Promise.all([startCloudForTests(), startFeedServer()]);
   gateway = await startGateway('schedule', handler, 0);
   tenant = new URL(gateway.url).host;
