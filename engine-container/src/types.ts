@@ -9,6 +9,11 @@ export interface VodRequest {
   category?: string;
   /** The channel id too: the playlist the asset manager should pick from. */
   playlistId: string;
+  /**
+   * Our extension: when the requested item will start on the channel's clock (Unix ms). An asset
+   * manager that plays a schedule answers what is on air then; others may ignore it.
+   */
+  startMs?: number;
 }
 
 export interface Preroll {

@@ -14,36 +14,20 @@ import {
   describeErrors,
   isSegmentLoadError,
   playInBrowser,
+  type RawBrowserReport,
+  summarizePlayback,
 } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const noChromium = !chromiumAvailable();
-if (noChromium) console.warn(`browser playback tests skipped: no Chromium at ${CHROMIUM_PATH}`);
+const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';
+if (noChromium) console.warn(`browser playback tests${skipReason}`);
 
 let system: RunningSystem;
 let origin: StaticServer;
 let fixtures: FixturePaths;
 let token: string;
-
-beforeAll(async () => {
-  if (noChromium) return;
-  fixtures = await ensureFixtures();
-  origin = await startStaticServer(fixtures.root);
-  system = await startSystem({
-    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
-    services: ['channel', 'engine'],
-    env: { LOG_LEVEL: 'silent' },
-  });
-  const res = await post('/token', { company: 'Viewers', email: 'browser@viewers.test' });
-  expect(res.status).toBe(201);
-  token = ((await res.json()) as { token: string }).token;
-});
-
-afterAll(async () => {
-  await system?.stop();
-  await origin?.close();
-});
 
 function post(path: string, body: unknown, jwt?: string) {
   return fetch(`${system.urls.channel}${path}`, {
@@ -77,6 +61,10 @@ function expectSmoothPlayback(play: BrowserPlayback) {
   const context = () =>
     `errors:\n${describeErrors(play.errors) || '(none)'}\npage: ${play.pageErrors.join('; ') || '(none)'}\n` +
     `media events: ${JSON.stringify(play.raw.mediaEvents)}`;
+  console.info(
+    `played ${play.playedSeconds.toFixed(1)} s in ${play.wallSeconds.toFixed(1)} s; stalls ${play.stalls}, ` +
+      `seeks ${play.seeks}, discontinuities ${play.discontinuitiesCrossed}, level switches ${play.levelSwitches}`,
+  );
   if (play.errors.length) console.info(`hls.js reported:\n${describeErrors(play.errors)}`);
   expect(play.started, context()).toBe(true);
   expect(play.fatalErrors, context()).toEqual([]);
@@ -89,7 +77,26 @@ function expectSmoothPlayback(play: BrowserPlayback) {
   expect(play.stalls, context()).toBeLessThanOrEqual(1);
 }
 
-describe('a channel played by hls.js in Chromium', () => {
+describe(`a channel played by hls.js in Chromium${skipReason}`, () => {
+  beforeAll(async () => {
+    if (noChromium) return;
+    fixtures = await ensureFixtures();
+    origin = await startStaticServer(fixtures.root);
+    system = await startSystem({
+      ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
+      services: ['channel', 'engine'],
+      env: { LOG_LEVEL: 'silent' },
+    });
+    const res = await post('/token', { company: 'Viewers', email: 'browser@viewers.test' });
+    expect(res.status).toBe(201);
+    token = ((await res.json()) as { token: string }).token;
+  });
+
+  afterAll(async () => {
+    await system?.stop();
+    await origin?.close();
+  });
+
   it.skipIf(noChromium)(
     'plays a Loop channel with a preroll across VOD and preroll boundaries without errors or stalls',
     async () => {
@@ -143,6 +150,60 @@ describe('a channel played by hls.js in Chromium', () => {
     },
     90_000,
   );
+});
+
+// The verdict's arithmetic, checked without a browser.
+describe('summarizePlayback', () => {
+  const raw = (over: Partial<RawBrowserReport>): RawBrowserReport => ({
+    src: 'http://x/master.m3u8',
+    hlsVersion: 'test',
+    hlsSupported: true,
+    firstPlayingAtMs: 1000,
+    errors: [],
+    mediaEvents: [{ atMs: 1000, type: 'playing', currentTime: 50 }],
+    samples: [{ atMs: 11_000, currentTime: 59, bufferedEnd: 62, paused: false, readyState: 4 }],
+    levels: [],
+    frags: [],
+    pageErrors: [],
+    ...over,
+  });
+  const frag = (atMs: number, cc: number) => ({ atMs, sn: atMs, cc, level: 0, url: `http://x/${atMs}.ts` });
+
+  it('measures played media time against wall time from the first playing event', () => {
+    const play = summarizePlayback(raw({}));
+    expect(play).toMatchObject({ started: true, currentTimeStart: 50, currentTimeEnd: 59 });
+    expect(play.playedSeconds).toBeCloseTo(9);
+    expect(play.wallSeconds).toBeCloseTo(10);
+  });
+
+  it('counts waiting and stalled events after playback started as stalls, not the initial wait', () => {
+    const mediaEvents = [
+      { atMs: 100, type: 'waiting', currentTime: 0 },
+      { atMs: 1000, type: 'playing', currentTime: 50 },
+      { atMs: 4000, type: 'waiting', currentTime: 53 },
+      { atMs: 4100, type: 'stalled', currentTime: 53 },
+    ];
+    expect(summarizePlayback(raw({ mediaEvents })).stalls).toBe(2);
+  });
+
+  it('counts a discontinuity each time the fragment discontinuity counter changes', () => {
+    const frags = [frag(1, 4), frag(2, 4), frag(3, 5), frag(4, 6), frag(5, 6)];
+    expect(summarizePlayback(raw({ frags })).discontinuitiesCrossed).toBe(2);
+  });
+
+  it('reports a playback that never started as not started, with nothing played', () => {
+    const fatal = {
+      atMs: 500,
+      type: 'networkError',
+      details: 'manifestLoadError',
+      fatal: true,
+      url: 'http://x/master.m3u8',
+      status: 404,
+      reason: null,
+    };
+    const play = summarizePlayback(raw({ firstPlayingAtMs: null, mediaEvents: [], errors: [fatal] }));
+    expect(play).toMatchObject({ started: false, playedSeconds: 0, wallSeconds: 0, fatalErrors: [fatal] });
+  });
 });
 
 interface Webhook {

@@ -32,7 +32,8 @@ describe('a channel', () => {
   it('asks the asset manager with its id as sessionId and playlistId, and its category', async () => {
     const { playout, am } = loopChannel();
     await playout.advance();
-    expect(am.requests[0]).toEqual({ sessionId: 'ch', playlistId: 'ch', category: 'news' });
+    expect(am.requests[0]).toMatchObject({ sessionId: 'ch', playlistId: 'ch', category: 'news' });
+    expect(typeof (am.requests[0] as { startMs?: unknown }).startMs).toBe('number');
   });
 
   it('keeps its log ahead of the clock by the lookahead margin', async () => {

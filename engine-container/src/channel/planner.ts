@@ -82,7 +82,12 @@ export class Planner {
       typeof ctx.channel.options?.category === 'string' ? ctx.channel.options.category : undefined;
     let response: VodResponse | undefined;
     try {
-      const request = { sessionId: ctx.channel.id, category, playlistId: ctx.channel.id };
+      const request = {
+        sessionId: ctx.channel.id,
+        category,
+        playlistId: ctx.channel.id,
+        startMs: ctx.startMs,
+      };
       response = await withTimeout(
         assetManager.getNextVod(request),
         config.getNextVodTimeoutMs,

@@ -2,8 +2,8 @@
  * The engine's asset manager for scheduled channels: each getNextVod answers what the schedule has
  * on air where the channel's playout continues, so the stream follows the schedule by the wall clock.
  *
- * Where playout continues: the engine may pass `startMs` (when the next item starts) in the request;
- * otherwise the manager remembers, per channel, where the item it returned last ends on the
+ * Where playout continues: the onair engine passes `startMs` (when the next item starts) in the
+ * request; for another engine that does not, the manager remembers, per channel, where the item it returned last ends on the
  * schedule, and uses that while it is plausible (from 10 s ago to 5 min ahead), else now. The engine
  * rounds items to whole segments, so it runs a little behind the remembered instant; `unixTs` on every
  * answer lets it measure and absorb that lateness.
@@ -68,7 +68,15 @@ export class ScheduleAssetManager implements IAssetManager {
     const now = this.clock();
     const cached = this.windows.get(channelId);
     const needTo = tMs + this.windowMs / 2;
-    if (cached && now - cached.fetchedAt < this.refreshMs && cached.fromMs <= tMs && cached.toMs >= needTo) {
+    // A window with nothing from t on is fetched again at once: the schedule may just have been filled.
+    const hasAhead = cached?.entries.some((e) => e.end_time > tMs);
+    if (
+      cached &&
+      hasAhead &&
+      now - cached.fetchedAt < this.refreshMs &&
+      cached.fromMs <= tMs &&
+      cached.toMs >= needTo
+    ) {
       return cached.entries;
     }
     const fromMs = tMs - 60_000;
@@ -80,8 +88,7 @@ export class ScheduleAssetManager implements IAssetManager {
 
   async getNextVod(req: VodRequest): Promise<VodResponse> {
     const channelId = req.playlistId ?? req.sessionId;
-    const hinted = (req as VodRequest & { startMs?: unknown }).startMs;
-    const tMs = this.playoutInstant(channelId, typeof hinted === 'number' ? hinted : undefined);
+    const tMs = this.playoutInstant(channelId, req.startMs);
     const entries = await this.entriesAround(channelId, tMs);
     const { response, endsAtMs } = onAirAt(entries, tMs, this.options.onAir ?? DEFAULT_ON_AIR_OPTIONS);
     this.continuesAt.set(channelId, endsAtMs);

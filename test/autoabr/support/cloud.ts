@@ -1,0 +1,29 @@
+/** The local cloud for AutoABR suites, its environment applied before any SDK client exists. */
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Route } from '../../../functions/core/http';
+import { createApiHandler } from '../../../functions/core/http';
+import { type LocalCloud, startLocalCloud } from '../../../local/cloud';
+import { type Gateway, startGateway } from '../../../local/gateway';
+
+export async function startCloud(extraEnv: Record<string, string> = {}): Promise<LocalCloud> {
+  const cloud = await startLocalCloud();
+  Object.assign(process.env, cloud.env, extraEnv);
+  process.env.LOG_LEVEL ??= 'silent';
+  // Node 20 is what these machines have; the SDK's notice about it is noise in test output.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  return cloud;
+}
+
+/** Clients of our own for arranging and inspecting state (the code under test uses core/aws.ts). */
+export function testClients(env: Record<string, string>) {
+  const common = { region: env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+  return {
+    s3: new S3Client({ ...common, endpoint: env.AWS_ENDPOINT_URL_S3, forcePathStyle: true }),
+    sqs: new SQSClient({ ...common, endpoint: env.AWS_ENDPOINT_URL_SQS }),
+  };
+}
+
+export function startApi(routes: Route[]): Promise<Gateway> {
+  return startGateway('autoabr', createApiHandler(routes, { stage: 'test', maxBodyBytes: 64 * 1024 }), 0);
+}

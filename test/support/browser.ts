@@ -1,0 +1,268 @@
+/**
+ * Plays an HLS URL the way a viewer's browser does: hls.js in headless Chromium (Playwright), muted,
+ * default live configuration. A tiny page (browser-page/) records hls.js errors, media element events,
+ * fragments and `video.currentTime` over time; `summarizePlayback` turns that record into a verdict
+ * a test can assert on. ffmpeg (hls-client.ts) ignores EXT-X-DISCONTINUITY; hls.js does not, so this is
+ * the check that a channel survives VOD changes in a real player.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
+
+/** What hls.js transmuxes TS into (fMP4): without it nothing plays. */
+const REQUIRED_MSE_TYPE = 'video/mp4; codecs="avc1.64001e,mp4a.40.2"';
+
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+const PAGE_DIR = path.join(import.meta.dirname, 'browser-page');
+const HLS_JS = path.resolve(import.meta.dirname, '../../node_modules/hls.js/dist/hls.min.js');
+
+/** One Hls.Events.ERROR as the page saw it. */
+export interface HlsErrorEvent {
+  /** Milliseconds since the page loaded. */
+  atMs: number;
+  /** networkError, mediaError, muxError, keySystemError, otherError. */
+  type: string;
+  /** e.g. fragLoadError, levelLoadError, bufferStalledError. */
+  details: string;
+  fatal: boolean;
+  url: string | null;
+  /** HTTP status of a failed load, when there was one. */
+  status: number | null;
+  reason: string | null;
+}
+
+export interface MediaEventRecord {
+  atMs: number;
+  type: string;
+  currentTime: number;
+  message?: string;
+}
+
+export interface PlaybackSample {
+  atMs: number;
+  currentTime: number;
+  bufferedEnd: number | null;
+  paused: boolean;
+  readyState: number;
+}
+
+export interface FragRecord {
+  atMs: number;
+  sn: number | string;
+  /** hls.js's discontinuity counter: it changes where the playlist had EXT-X-DISCONTINUITY. */
+  cc: number;
+  level: number;
+  url: string;
+}
+
+/** Everything the page recorded (window.__report). */
+export interface RawBrowserReport {
+  src: string;
+  hlsVersion: string;
+  hlsSupported: boolean;
+  firstPlayingAtMs: number | null;
+  errors: HlsErrorEvent[];
+  mediaEvents: MediaEventRecord[];
+  samples: PlaybackSample[];
+  levels: { atMs: number; level: number }[];
+  frags: FragRecord[];
+  pageErrors: string[];
+}
+
+export interface BrowserPlayback {
+  /** The video fired 'playing' at least once. */
+  started: boolean;
+  errors: HlsErrorEvent[];
+  fatalErrors: HlsErrorEvent[];
+  /** 'waiting' or 'stalled' events after the first 'playing': playback halted for want of data. */
+  stalls: number;
+  /** currentTime when playback first started, and when it was judged. */
+  currentTimeStart: number;
+  currentTimeEnd: number;
+  /** currentTimeEnd - currentTimeStart. */
+  playedSeconds: number;
+  /** Wall-clock seconds from the first 'playing' to the last sample. */
+  wallSeconds: number;
+  /** Quality changes after the first level was chosen. */
+  levelSwitches: number;
+  /** Times playback entered a fragment with another discontinuity counter (a VOD/preroll boundary). */
+  discontinuitiesCrossed: number;
+  /** Seeks after the first 'playing' (hls.js jumps gaps and re-syncs to the live edge by seeking). */
+  seeks: number;
+  /** Uncaught page errors, console errors and a refused video.play(). */
+  pageErrors: string[];
+  /** The page's full record, for a failure message. */
+  raw: RawBrowserReport;
+}
+
+/** Judges what the page recorded; pure. */
+export function summarizePlayback(raw: RawBrowserReport): BrowserPlayback {
+  const playingAt = raw.firstPlayingAtMs;
+  const started = playingAt !== null;
+  const afterStart = <T extends { atMs: number }>(xs: T[]) =>
+    started ? xs.filter((x) => x.atMs > playingAt) : [];
+  const firstPlaying = raw.mediaEvents.find((e) => e.type === 'playing');
+  const last = raw.samples.at(-1);
+  const currentTimeStart = firstPlaying?.currentTime ?? 0;
+  const currentTimeEnd = started && last ? last.currentTime : currentTimeStart;
+
+  let levelSwitches = 0;
+  for (let i = 1; i < raw.levels.length; i++)
+    if (raw.levels[i]!.level !== raw.levels[i - 1]!.level) levelSwitches++;
+  let discontinuitiesCrossed = 0;
+  for (let i = 1; i < raw.frags.length; i++)
+    if (raw.frags[i]!.cc !== raw.frags[i - 1]!.cc) discontinuitiesCrossed++;
+
+  return {
+    started,
+    errors: raw.errors,
+    fatalErrors: raw.errors.filter((e) => e.fatal),
+    stalls: afterStart(raw.mediaEvents).filter((e) => e.type === 'waiting' || e.type === 'stalled').length,
+    currentTimeStart,
+    currentTimeEnd,
+    playedSeconds: currentTimeEnd - currentTimeStart,
+    wallSeconds: started && last ? Math.max(0, last.atMs - playingAt) / 1000 : 0,
+    levelSwitches,
+    discontinuitiesCrossed,
+    seeks: afterStart(raw.mediaEvents).filter((e) => e.type === 'seeking').length,
+    pageErrors: raw.pageErrors,
+    raw,
+  };
+}
+
+/** hls.js errors that mean a media segment could not be loaded. */
+export const isSegmentLoadError = (e: HlsErrorEvent): boolean =>
+  e.type === 'networkError' && e.details.startsWith('frag');
+
+/** One line per error, for test output and failure messages. */
+export const describeErrors = (errors: readonly HlsErrorEvent[]): string =>
+  errors
+    .map(
+      (e) =>
+        `${(e.atMs / 1000).toFixed(1)}s ${e.fatal ? 'FATAL ' : ''}${e.type}/${e.details}` +
+        `${e.status ? ` ${e.status}` : ''}${e.url ? ` ${e.url}` : ''}${e.reason ? ` (${e.reason})` : ''}`,
+    )
+    .join('\n');
+
+interface PageServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves the player page and hls.js on 127.0.0.1 (the engine's CORS headers allow the cross-origin load). */
+async function startPageServer(): Promise<PageServer> {
+  const files: Record<string, { file: string; type: string }> = {
+    '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
+    '/player.js': { file: path.join(PAGE_DIR, 'player.js'), type: 'text/javascript; charset=utf-8' },
+    '/hls.min.js': { file: HLS_JS, type: 'text/javascript; charset=utf-8' },
+  };
+  const server = createServer((req, res) => {
+    const requestPath = (req.url ?? '/').split('?')[0] ?? '/';
+    const entry = files[requestPath];
+    // The browser asks for an icon on its own; a 404 would show up as a console error.
+    if (requestPath === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    if (!entry) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    readFile(entry.file).then(
+      (body) => res.writeHead(200, { 'content-type': entry.type, 'cache-control': 'no-store' }).end(body),
+      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('unreadable\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export interface PlayInBrowserOptions {
+  /** Real seconds to play once playback has started. */
+  seconds: number;
+  /** How long playback may take to start (default 30 s); a fatal error ends the wait early. */
+  startTimeoutMs?: number;
+  /** Extra hls.js options (lowLatencyMode stays off). */
+  hlsConfig?: Record<string, unknown>;
+}
+
+export class BrowserUnsupportedError extends Error {
+  override name = 'BrowserUnsupportedError';
+}
+
+/**
+ * Opens the URL in a fresh headless Chromium, plays it for `seconds` after it starts (or gives up on a
+ * fatal error or the start timeout) and returns the verdict. Throws BrowserUnsupportedError when the
+ * browser cannot decode H.264/AAC through MediaSource, since no assertion would mean anything then.
+ */
+export async function playInBrowser(url: string, options: PlayInBrowserOptions): Promise<BrowserPlayback> {
+  const pageServer = await startPageServer();
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(`page error: ${err.message}`));
+    page.on('console', (msg) => {
+      // Failed loads are hls.js errors already, with their URL; the console repeats them without it.
+      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
+        pageErrors.push(`console: ${msg.text()}`);
+    });
+
+    const query = new URLSearchParams({ src: url, config: JSON.stringify(options.hlsConfig ?? {}) });
+    await page.goto(`${pageServer.url}/?${query}`);
+    const decodes = await page.evaluate(`MediaSource.isTypeSupported(${JSON.stringify(REQUIRED_MSE_TYPE)})`);
+    if (decodes !== true)
+      throw new BrowserUnsupportedError(
+        `${CHROMIUM_PATH} (${browser.version()}) cannot play ${REQUIRED_MSE_TYPE} through MediaSource`,
+      );
+
+    // Expressions as strings: a compiled function could reference helpers that exist only in Node.
+    const fatal = 'window.__report.errors.some((e) => e.fatal)';
+    const waitFor = (expression: string, timeoutMs: number) =>
+      page.waitForFunction(expression, undefined, { timeout: timeoutMs, polling: 200 }).then(
+        () => true,
+        () => false,
+      );
+    await waitFor(`window.__report.firstPlayingAtMs !== null || ${fatal}`, options.startTimeoutMs ?? 30_000);
+    const playing = await page.evaluate(`window.__report.firstPlayingAtMs !== null && !(${fatal})`);
+    // hls.js gives up after a fatal error: nothing more to watch.
+    if (playing) await waitFor(fatal, options.seconds * 1000);
+
+    const raw = (await page.evaluate('window.__finish()')) as RawBrowserReport;
+    raw.pageErrors.push(...pageErrors);
+    return summarizePlayback(raw);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await pageServer.close();
+  }
+}
