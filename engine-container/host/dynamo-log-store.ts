@@ -4,7 +4,8 @@
  * expire by TTL a day after they end, so `trim` has nothing to do.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../../functions/core/dynamo';
 import { tableName, tables } from '../../functions/core/resources';
 import type { PlayoutItem } from '../src/playout/item';
 import type { PlayoutLogStore } from '../src/playout/log-store';
@@ -18,25 +19,13 @@ export class DynamoDbPlayoutLogStore implements PlayoutLogStore {
   ) {}
 
   async read(channelId: string, fromSeq = 0): Promise<PlayoutItem[]> {
-    const items: PlayoutItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'channelId = :c AND seq >= :from',
-          ExpressionAttributeValues: { ':c': channelId, ':from': fromSeq },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const raw of res.Items ?? []) {
-        const { channelId: _c, expiresAt: _e, ...item } = raw;
-        items.push(item as PlayoutItem);
-      }
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return items;
+    const items = await queryAll(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'channelId = :c AND seq >= :from',
+      ExpressionAttributeValues: { ':c': channelId, ':from': fromSeq },
+      ConsistentRead: true,
+    });
+    return items.map(({ channelId: _c, expiresAt: _e, ...item }) => item as unknown as PlayoutItem);
   }
 
   async append(

@@ -6,13 +6,10 @@
  * match → the engine plays its slate (and logs why).
  */
 import { z } from 'zod';
+import { httpUrl } from '../../functions/core/validation';
 import type { VodResponse } from '../src/types';
 import { type FetchLike, fetchText } from '../src/util/fetch-text';
 
-const httpUrl = z
-  .string()
-  .url()
-  .refine((u) => /^https?:\/\//.test(u), 'must be http(s)');
 const ms = z.number().int().nonnegative();
 
 export const webhookAnswerSchema = z

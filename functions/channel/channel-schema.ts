@@ -7,21 +7,10 @@
  *   a WebHook's answer carries its own preroll.
  */
 import { z } from 'zod';
+import { httpUrl } from '../core/validation';
 
 export const CHANNEL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const MAX_PREROLL_MS = 600_000;
-
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const u = new URL(value);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http or https URL');
 
 export const channelTypes = ['Loop', 'WebHook'] as const;
 export type ChannelType = (typeof channelTypes)[number];

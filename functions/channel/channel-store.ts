@@ -6,6 +6,7 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../core/dynamo';
 import { conflict, forbidden, notFound } from '../core/errors';
 import { tableName, tables } from '../core/resources';
 import type { ChannelType } from './channel-schema';
@@ -146,22 +147,13 @@ export class ChannelStore {
   }
 
   private async queryAll(index: string, key: string, value: string): Promise<Channel[]> {
-    const out: Channel[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: index,
-          KeyConditionExpression: '#k = :v',
-          ExpressionAttributeNames: { '#k': key },
-          ExpressionAttributeValues: { ':v': value },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of res.Items ?? []) out.push(toChannel(item));
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
+    const items = await queryAll(this.ddb, {
+      TableName: this.table,
+      IndexName: index,
+      KeyConditionExpression: '#k = :v',
+      ExpressionAttributeNames: { '#k': key },
+      ExpressionAttributeValues: { ':v': value },
+    });
+    return items.map(toChannel);
   }
 }

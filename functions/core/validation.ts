@@ -1,5 +1,5 @@
 /** zod is the one validation library; this turns its first issue into a 400 that names the field. */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { badRequest } from './errors';
 
 export function parseWith<S extends z.ZodTypeAny>(schema: S, input: unknown, what = 'body'): z.infer<S> {
@@ -16,3 +16,16 @@ export function parseWith<S extends z.ZodTypeAny>(schema: S, input: unknown, wha
     issue.code === 'invalid_type' && issue.received === 'undefined' ? 'is required' : issue.message;
   throw badRequest(`${field}: ${message}`, field);
 }
+
+/** An absolute http(s) URL of at most 2,048 characters: every URL we fetch on a user's behalf. */
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const u = new URL(value);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http or https URL');

@@ -5,9 +5,9 @@
  * cannot be read at all keeps its last good items, so the channel keeps being scheduled.
  */
 import type { Logger } from '../core/logger';
+import { mapLimit } from '../core/map-limit';
 import { parseAtomFeed } from './atom-feed';
 import { type FetchTextOptions, fetchText } from './bounded-fetch';
-import { mapLimit } from './map-limit';
 import type { FeedFetchState, FeedItem, StoredFeed } from './model';
 import type { DurationResolver } from './vod-duration';
 

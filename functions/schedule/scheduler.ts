@@ -4,9 +4,9 @@
  * EventBridge rule runs exactly that); `startScheduler` repeats it on a timer for the local runner.
  */
 import type { Logger } from '../core/logger';
+import { mapLimit } from '../core/map-limit';
 import type { FetchTextOptions } from './bounded-fetch';
 import { readFeed } from './feed-reader';
-import { mapLimit } from './map-limit';
 import { planSchedule } from './plan-schedule';
 import type { EntryStore } from './stores/entry-store';
 import type { FeedKey, FeedStore } from './stores/feed-store';

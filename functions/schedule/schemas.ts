@@ -9,6 +9,7 @@
  * Unknown fields are refused (400 naming the field), so a typo never passes silently.
  */
 import { z } from 'zod';
+import { httpUrl } from '../core/validation';
 
 export const SCHEDULE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const MAX_RETENTION_HOURS = 8760;
@@ -16,18 +17,6 @@ export const MAX_RETENTION_HOURS = 8760;
 const id = z
   .string()
   .regex(SCHEDULE_ID, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
-
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const u = new URL(value);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http or https URL');
 
 export const createChannelSchema = z
   .object({

@@ -4,8 +4,8 @@
  * (see entry-store.ts).
  */
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, queryAll } from '../../core/dynamo';
 import type { ScheduleChannel, ScheduleCursor } from '../model';
-import { isConditionFailure, queryAll } from './dynamo';
 
 export interface ChannelRecord extends ScheduleChannel {
   createdAt: number;

@@ -8,10 +8,10 @@
  * sees 'conflict' and stops; the next run plans from the winner's cursor.
  */
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { batchDelete, isTransactionConflict, queryAll } from '../../core/dynamo';
 import { channelKey, type ScheduleCursor, type ScheduleEntry } from '../model';
 import type { PlannedEntry } from '../plan-schedule';
 import { toChannelRecord } from './channel-store';
-import { batchDelete, isTransactionConflict, queryAll } from './dynamo';
 
 export interface CursorRead {
   /** False when the channel does not exist (deleted meanwhile). */

@@ -11,14 +11,14 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { Feed, FeedFetchState, FeedItem, StoredFeed } from '../model';
 import {
   batchDelete,
   failedActionIndex,
   isConditionFailure,
   isTransactionConflict,
   queryAll,
-} from './dynamo';
+} from '../../core/dynamo';
+import type { Feed, FeedFetchState, FeedItem, StoredFeed } from '../model';
 
 export type CreateFeedResult = 'created' | 'exists' | 'no-channel' | 'channel-has-feed';
 

@@ -1,4 +1,4 @@
-/** The few DynamoDB idioms the schedule stores share: paging a Query, batch deletes, condition errors. */
+/** DynamoDB idioms shared by every store: paging a Query, batch deletes, condition and transaction errors. */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
