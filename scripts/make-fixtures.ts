@@ -1,7 +1,7 @@
 /**
  * Makes the test media fixtures in .cache/fixtures (or FIXTURES_DIR), reusing those already current.
  *   npx tsx scripts/make-fixtures.ts
- * FFMPEG_PATH picks the ffmpeg (default /usr/bin/ffmpeg, which must be 5.x or later).
+ * FIXTURES_FFMPEG_PATH picks the ffmpeg (default /usr/bin/ffmpeg, which must be 5.x or later).
  */
 import { generateFixtures } from './fixtures/generate';
 
