@@ -1,0 +1,127 @@
+/**
+ * The engine under test, in its own process (forked by bench-engine.ts with --expose-gc): the real
+ * Engine with its HTTP server and timers, N Loop channels of the 12 s demo VOD served by a static origin
+ * in this process (loaded once: parsed VODs are shared), and commands to measure it from inside.
+ */
+import { fileURLToPath } from 'node:url';
+import { Engine } from '../../engine-container/src/engine';
+import { startStaticServer } from '../../test/support/static-server';
+import { channelId } from './channel-paths';
+import { announceReady, serveRequests } from './ipc';
+import { liveEdge, parseLivePlaylist } from './live-playlist';
+import { CpuMeter, memorySnapshot } from './process-meter';
+import { RotatingAssets } from './rotating-assets';
+
+export interface EngineProcessInfo {
+  port: number;
+}
+
+/** Per interval: channels whose next item was appended (lookahead) and whose item started playing. */
+export interface ActivityBucket {
+  appended: number;
+  started: number;
+}
+
+export interface EdgeSample {
+  /**
+   * Per channel, rendered at atMs: media sequence number of the last listed segment, when it ends
+   * (PDT + EXTINF) and its EXTINF.
+   */
+  edges: Array<{ atMs: number; lastIndex: number; endMs: number; segmentMs: number }>;
+}
+
+const STATIC_DIR = fileURLToPath(new URL('../../engine-container/static', import.meta.url));
+
+async function main(): Promise<void> {
+  const origin = await startStaticServer(STATIC_DIR);
+  const demo = `${origin.url}/demo/master.m3u8`;
+  const engine = new Engine(new RotatingAssets(() => [demo]), {
+    port: 0,
+    host: '127.0.0.1',
+    defaultSlateUri: `${origin.url}/slate/master.m3u8`,
+  });
+  await engine.start();
+  const { core } = engine;
+
+  const appended: number[] = [];
+  const started: number[] = [];
+  const problems = { vodErrors: 0, slates: 0 };
+  core.events.subscribe((e) => {
+    if (e.type === 'item_appended') appended.push(Date.now());
+    else if (e.type === 'item_started') started.push(Date.now());
+    else if (e.type === 'vod_error') problems.vodErrors++;
+    else if (e.type === 'slate_inserted') problems.slates++;
+  });
+  const meter = new CpuMeter();
+  let channels = 0;
+
+  const playlistOf = (n: number) => {
+    const runtime = core.channel(channelId(n));
+    if (!runtime) throw new Error(`no channel ${channelId(n)}`);
+    return runtime;
+  };
+
+  serveRequests({
+    memory: () => memorySnapshot(),
+    /** Adds channels until there are `count`, waits until each has its log, renders each playlist once. */
+    addChannels: async ({ count }: { count: number }) => {
+      const t0 = performance.now();
+      for (; channels < count; channels++)
+        core.upsertChannel({ id: channelId(channels), name: `Loop ${channels}` });
+      await core.advanceAll();
+      for (let n = 0; n < channels; n++) await playlistOf(n).playlists.mediaPlaylist('v0');
+      return { channels, ms: performance.now() - t0 };
+    },
+    meterStart: () => meter.start(),
+    meterStop: () => meter.stop(),
+    activity: ({ fromMs, bucketMs, buckets }: { fromMs: number; bucketMs: number; buckets: number }) => {
+      const out: ActivityBucket[] = Array.from({ length: buckets }, () => ({ appended: 0, started: 0 }));
+      const bucketOf = (t: number) => Math.floor((t - fromMs) / bucketMs);
+      for (const t of appended) {
+        const b = out[bucketOf(t)];
+        if (b && t >= fromMs) b.appended++;
+      }
+      for (const t of started) {
+        const b = out[bucketOf(t)];
+        if (b && t >= fromMs) b.started++;
+      }
+      return out;
+    },
+    problems: () => problems,
+    /** Average playout log items held per channel (the tail grows to its steady size in ~2 minutes). */
+    tailItems: () => {
+      let items = 0;
+      for (let n = 0; n < channels; n++) items += playlistOf(n).playout.tail.items.length;
+      return channels ? items / channels : 0;
+    },
+    /** The earliest start of a not-yet-playing item on any channel (the next VOD change). */
+    nextItemStartMs: () => {
+      const now = Date.now();
+      let next = Number.POSITIVE_INFINITY;
+      for (let n = 0; n < channels; n++) {
+        const item = playlistOf(n).playout.tail.items.find((i) => i.startMs > now);
+        if (item) next = Math.min(next, item.startMs);
+      }
+      return next;
+    },
+    edges: async (): Promise<EdgeSample> => {
+      const edges: EdgeSample['edges'] = [];
+      for (let n = 0; n < channels; n++) {
+        const atMs = Date.now();
+        const playlist = parseLivePlaylist(await playlistOf(n).playlists.mediaPlaylist('v0'));
+        const edge = liveEdge(playlist);
+        const last = playlist.segments[playlist.segments.length - 1];
+        if (edge && last) edges.push({ atMs, ...edge, segmentMs: last.durationMs });
+      }
+      return { edges };
+    },
+    stop: async () => {
+      await engine.stop();
+      await origin.close();
+      setImmediate(() => process.exit(0));
+    },
+  });
+  announceReady({ port: engine.port } satisfies EngineProcessInfo);
+}
+
+if (process.send) await main();

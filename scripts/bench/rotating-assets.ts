@@ -1,0 +1,18 @@
+/** An asset manager that plays, per channel, a fixed rotation of VODs: one entry makes a Loop channel. */
+import type { IAssetManager, VodRequest, VodResponse } from '../../engine-container/src/types';
+
+export class RotatingAssets implements IAssetManager {
+  private readonly calls = new Map<string, number>();
+
+  /** rotationOf(channelId) lists the VOD URIs the channel plays in turn. */
+  constructor(private readonly rotationOf: (channelId: string) => readonly string[]) {}
+
+  async getNextVod(req: VodRequest): Promise<VodResponse> {
+    const uris = this.rotationOf(req.sessionId);
+    const n = this.calls.get(req.sessionId) ?? 0;
+    this.calls.set(req.sessionId, n + 1);
+    const uri = uris[n % uris.length];
+    if (!uri) throw new Error(`no VOD for channel ${req.sessionId}`);
+    return { id: new URL(uri).pathname, title: uri, uri };
+  }
+}
