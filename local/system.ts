@@ -89,6 +89,12 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       running.push(startScheduler());
       urls.schedule = `${urls.schedule}/api/v1`;
     }
+    if (wanted.has('autoabr')) {
+      const autoabr = await import('../functions/autoabr/handler');
+      await serve('autoabr', autoabr.handler, ports.autoabr);
+      const { startAutoabrDispatcher } = await import('../functions/autoabr/local');
+      running.push(startAutoabrDispatcher());
+    }
     if (wanted.has('engine')) {
       const { createOnairEngine } = await import('../engine-container/host/onair-engine');
       const engine = createOnairEngine({ port: ports.engine, host });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { retryDelaySeconds } from '../../functions/autoabr/attempt';
-import { mapLimit } from '../../functions/autoabr/concurrency';
 import { staleJobs } from '../../functions/autoabr/dispatcher';
 import { type JobItem, newJob, workerInfo } from '../../functions/autoabr/job';
 import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/settings';
@@ -71,21 +70,5 @@ describe('attempts', () => {
 
   it('waits longer before each retry, up to a minute', () => {
     expect([1, 2, 3, 10].map(retryDelaySeconds)).toEqual([5, 10, 20, 60]);
-  });
-});
-
-describe('bounded concurrency', () => {
-  it('never has more than the limit in flight and keeps the input order', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const out = await mapLimit([...Array(50).keys()], 7, async (n) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 1 + (n % 3)));
-      inFlight--;
-      return n * 2;
-    });
-    expect(most).toBe(7);
-    expect(out).toEqual([...Array(50).keys()].map((n) => n * 2));
   });
 });
