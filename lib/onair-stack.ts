@@ -1,6 +1,7 @@
 /** One onair deployment (stage test or prod): state, the services' APIs, the engine fleet. */
 import { Arn, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { AutoabrServiceConstruct } from './autoabr-service';
 import { ChannelServiceConstruct } from './channel-service';
 import { EngineFleet } from './engine-fleet';
 import { ScheduleServiceConstruct } from './schedule-service';
@@ -36,6 +37,12 @@ export class OnairStack extends Stack {
         JWT_KEY_PARAMETER: keyParameterName,
       },
       keyParameterArn,
+    });
+    new AutoabrServiceConstruct(this, 'AutoabrService', {
+      stage,
+      state,
+      cluster: engine.cluster,
+      vpc: engine.vpc,
     });
     new ChannelServiceConstruct(this, 'ChannelService', {
       stage,

@@ -136,4 +136,20 @@ describe('the onair stack', () => {
       ]),
     });
   });
+
+  it('runs AutoABR: its API, a single dispatcher every minute and a Fargate worker task definition', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /{proxy+}' });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      ReservedConcurrentExecutions: 1,
+      Environment: { Variables: Match.objectLike({ AUTOABR_ECS_CONTAINER: 'worker' }) },
+    });
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      Cpu: '4096',
+      Memory: '8192',
+      ContainerDefinitions: Match.arrayWith([Match.objectLike({ Name: 'worker' })]),
+    });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'ecs:RunTask' })]) },
+    });
+  });
 });

@@ -1,12 +1,13 @@
 /**
  * Serving a channel's playlists. The request path only computes a window over the in-memory log tail
- * (O(window)) or returns the cached body; it waits for I/O only in rare cases (a channel's very first
- * master request, a VOD appended by another instance and not yet parsed here).
+ * (O(window)) or returns the cached body; it waits for I/O only in rare cases (a channel that is not
+ * on air yet, a VOD appended by another instance and not yet parsed here).
  */
 import { badRequest, HttpError } from '../../../functions/core/errors';
 import type { EngineConfig } from '../config';
 import { type OutputLadder, renditionKeys } from '../ladder/output-ladder';
 import type { Metrics } from '../metrics';
+import type { ChannelHeader } from '../playout/append';
 import { computeWindow, MissingVodError, type TrackResolver } from '../playout/window';
 import { applyFilter, FilterError, parseFilter } from '../render/filter';
 import { renderMasterPlaylist } from '../render/master-playlist';
@@ -48,11 +49,21 @@ export class ChannelPlaylists {
     private readonly deps: PlaylistDeps,
   ) {}
 
+  /**
+   * The channel's header once it is on air (its log has covered the present). Before that a request
+   * waits for it, as long as planning the first items may take, then answers 503 channel_starting.
+   */
+  private async onAirHeader(): Promise<ChannelHeader> {
+    const { getNextVodTimeoutMs, vodLoadTimeoutMs } = this.deps.config;
+    const onAir = await this.playout.whenOnAir(getNextVodTimeoutMs + vodLoadTimeoutMs);
+    const header = this.playout.header;
+    if (!onAir || !header) throw channelStarting();
+    return header;
+  }
+
   async master(filter?: string): Promise<string> {
     this.deps.metrics.inc('MasterRequests');
-    if (!this.playout.header) await this.playout.advance();
-    const header = this.playout.header;
-    if (!header) throw channelStarting();
+    const header = await this.onAirHeader();
     const { channel } = this.playout;
     if (this.mastersOf?.channel !== channel || this.mastersOf.ladder !== header.ladder) {
       this.masters.clear();
@@ -89,9 +100,7 @@ export class ChannelPlaylists {
   async mediaPlaylist(key: string): Promise<string> {
     const { config, metrics, resolve, vods } = this.deps;
     metrics.inc('PlaylistRequests');
-    if (!this.playout.header) await this.playout.advance();
-    const header = this.playout.header;
-    if (!header) throw channelStarting();
+    const header = await this.onAirHeader();
     if (!keysOf(header.ladder).has(key))
       throw new HttpError(404, 'rendition_not_found', `no rendition ${key} on this channel`);
     const tail = this.playout.tail;

@@ -43,6 +43,7 @@ export class ChannelPlayout {
   private readonly warnedLive = new Set<string>();
   private lastStartedSeq = -1;
   private wakeAtMs = Number.NEGATIVE_INFINITY;
+  private onAir = false;
 
   constructor(
     public channel: Channel,
@@ -67,6 +68,45 @@ export class ChannelPlayout {
         channelId: this.channel.id,
         eventId: e.eventId,
       });
+    }
+  }
+
+  /**
+   * May the channel answer playlists? Not before its log covers the present: its first item starts one
+   * window back, so from then on the first playlist any player sees is a full window. It stays on air
+   * after that: a log that falls behind the clock later (a late asset manager) is served as it is.
+   */
+  isOnAir(): boolean {
+    if (!this.onAir && this.header && logEndMs(this.tail.items) >= this.deps.config.clock())
+      this.onAir = true;
+    return this.onAir;
+  }
+
+  /**
+   * Advances the channel until it is on air, watching each append (the first run may go on well past
+   * the present, one slow store write at a time); false when it is not within maxWaitMs, or when a run
+   * ends without changing the log (nothing could be planned).
+   */
+  async whenOnAir(maxWaitMs: number): Promise<boolean> {
+    if (this.isOnAir()) return true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<'expired'>((resolve) => {
+      timer = setTimeout(() => resolve('expired'), maxWaitMs);
+    });
+    try {
+      for (;;) {
+        const before = this.tail.version;
+        const run = this.advance().then(() => 'ended' as const);
+        let outcome: 'ended' | 'changed' | 'expired';
+        do {
+          outcome = await Promise.race([run, this.tail.changed().then(() => 'changed' as const), expired]);
+          if (this.isOnAir()) return true;
+        } while (outcome === 'changed');
+        // A run that made progress but stopped short (appends per advance are bounded): run again.
+        if (outcome === 'expired' || this.tail.version === before) return false;
+      }
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -11,6 +11,7 @@ export class LogTail {
   version = 0;
   private readAtMs = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | undefined;
+  private waiters: Array<() => void> = [];
 
   constructor(
     private readonly store: PlayoutLogStore,
@@ -24,6 +25,11 @@ export class LogTail {
 
   get lastSeq(): number {
     return this.last?.seq ?? -1;
+  }
+
+  /** Resolves at the next change of the items (an append, a refresh or a trim). */
+  changed(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   isStale(ttlMs: number): boolean {
@@ -50,14 +56,15 @@ export class LogTail {
     } else {
       this.items = [...this.items, ...fresh];
     }
-    this.version++;
+    this.bump();
   }
 
   async append(item: PlayoutItem): Promise<'appended' | 'conflict'> {
     const result = await this.store.append(this.channelId, item, this.lastSeq);
-    if (result === 'appended') {
+    // A refresh running meanwhile may already have read the item from the store: keep it once.
+    if (result === 'appended' && item.seq > this.lastSeq) {
       this.items = [...this.items, item];
-      this.version++;
+      this.bump();
     }
     return result;
   }
@@ -67,7 +74,14 @@ export class LogTail {
     if (keep <= 0) return;
     const keepFromSeq = this.items[keep]!.seq;
     this.items = this.items.slice(keep);
-    this.version++;
+    this.bump();
     this.store.trim(this.channelId, keepFromSeq).catch(() => undefined);
+  }
+
+  private bump(): void {
+    this.version++;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
   }
 }
