@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole system on this machine. Flags: `--in-memory` (throwaway data),
  * `--data-dir <dir>` (default .data). Ports from CHANNEL_API_PORT (8080), SCHEDULE_API_PORT (8090),
- * AUTOABR_API_PORT (3000), ENGINE_PORT (8000); BIND_HOST (127.0.0.1).
+ * AUTOABR_API_PORT (3000), ENGINE_PORT (8000), DYNAMODB_LOCAL_PORT (8100), FAUXQS_PORT (4566, S3 and SQS);
+ * BIND_HOST (127.0.0.1).
  */
 import { parseArgs } from 'node:util';
 import { readInt, readString } from '../functions/core/env';
@@ -28,6 +29,8 @@ const system = await startSystem({
     autoabr: port('AUTOABR_API_PORT', 3000),
     engine: port('ENGINE_PORT', 8000),
   },
+  // Fixed by default so other tools (npm run s3:put, the AWS CLI) can reach the local cloud.
+  cloudPorts: { dynamodb: port('DYNAMODB_LOCAL_PORT', 8100), fauxqs: port('FAUXQS_PORT', 4566) },
 });
 
 console.log('\nonair is running:');

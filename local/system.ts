@@ -18,6 +18,8 @@ export interface SystemOptions {
   dataDir?: string;
   /** 0 picks a free port. */
   ports: { channel: number; schedule: number; autoabr: number; engine: number };
+  /** Ports of the local cloud (DynamoDB Local, fauxqs for S3 and SQS); omitted or 0 = free ports. */
+  cloudPorts?: { dynamodb?: number; fauxqs?: number };
   /** Host the servers bind to. */
   host?: string;
   /** Which services to run (default: all). Tests of one service start only that one. */
@@ -39,7 +41,10 @@ type Stoppable = { stop(): Promise<void> } | { close(): Promise<void> };
 
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
-  const cloud = await startLocalCloud({ dataDir: dataDir && join(dataDir, 'dynamodb') });
+  const cloud = await startLocalCloud({
+    dataDir: dataDir && join(dataDir, 'dynamodb'),
+    ports: options.cloudPorts,
+  });
   const running: Stoppable[] = [cloud];
   const stop = async () => {
     for (const part of running.reverse()) {
@@ -104,6 +109,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       const { startFleetDispatcher } = await import('../functions/fleet/local');
       running.push(startFleetDispatcher());
     }
+    urls.dynamodb = cloud.env.AWS_ENDPOINT_URL_DYNAMODB!;
+    urls['s3+sqs'] = cloud.env.AWS_ENDPOINT_URL_S3!;
     return { urls, env: { ...defaults, ...options.env, ...cloud.env }, stop };
   } catch (err) {
     await stop();
