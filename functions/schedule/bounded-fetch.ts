@@ -3,6 +3,7 @@
  * size bound enforced while reading (not trusted from Content-Length alone), http(s) only, and the
  * URL guard applied to every redirect hop.
  */
+import { BodyTooLargeError, readBoundedText } from '../core/bounded-body';
 import { allowAllUrls, type UrlGuard } from './url-guard';
 
 export type FetchFn = typeof fetch;
@@ -33,27 +34,13 @@ export class FetchError extends Error {
 
 const MAX_REDIRECTS = 5;
 
-async function readBounded(res: Response, maxBytes: number, url: string): Promise<string> {
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel();
-    throw new FetchError(`${url}: body of ${declared} bytes exceeds the limit of ${maxBytes}`);
+async function readBody(res: Response, maxBytes: number, url: string): Promise<string> {
+  try {
+    return await readBoundedText(res, maxBytes, url);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw new FetchError(err.message);
+    throw err;
   }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new FetchError(`${url}: body exceeds the limit of ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function exchange(url: string, options: FetchTextOptions, signal: AbortSignal): Promise<FetchedText> {
@@ -72,7 +59,7 @@ async function exchange(url: string, options: FetchTextOptions, signal: AbortSig
       current = new URL(location, current);
       continue;
     }
-    const text = res.status === 304 ? '' : await readBounded(res, options.maxBytes, current.toString());
+    const text = res.status === 304 ? '' : await readBody(res, options.maxBytes, current.toString());
     return { status: res.status, headers: res.headers, text, url: current.toString() };
   }
   throw new FetchError(`${url}: more than ${MAX_REDIRECTS} redirects`);

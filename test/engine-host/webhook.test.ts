@@ -93,6 +93,6 @@ describe('the WebHook call', () => {
 
   it('refuses an answer over 64 KiB', async () => {
     answer('/huge', { id: 'x', hlsUrl: 'https://x/y.m3u8', title: 'x'.repeat(70_000) });
-    await expect(callWebhook(`${base}/huge`, 'news', options)).rejects.toThrow(/larger than/);
+    await expect(callWebhook(`${base}/huge`, 'news', options)).rejects.toThrow(/exceeds the limit/);
   });
 });

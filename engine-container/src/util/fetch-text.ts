@@ -2,6 +2,7 @@
  * Fetching a text resource on a user's behalf: always with a deadline and a size bound, so a slow or
  * huge origin cannot stall a channel or exhaust memory.
  */
+import { BodyTooLargeError, readBoundedText } from '../../../functions/core/bounded-body';
 import { TimeoutError, withTimeout } from './timeout';
 
 export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<Response>;
@@ -22,31 +23,16 @@ export interface FetchTextOptions {
   maxBytes: number;
 }
 
-async function readBounded(res: Response, url: string, maxBytes: number): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new FetchError(`${url} is larger than ${maxBytes} bytes`, 'too_large');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function fetchText(fetchFn: FetchLike, url: string, opts: FetchTextOptions): Promise<string> {
   const controller = new AbortController();
   const work = (async () => {
     const res = await fetchFn(url, { signal: controller.signal });
     if (res.status === 404) throw new FetchError(`${url} returned 404`, 'not_found', 404);
     if (!res.ok) throw new FetchError(`${url} returned ${res.status}`, 'http_error', res.status);
-    return await readBounded(res, url, opts.maxBytes);
+    return await readBoundedText(res, opts.maxBytes, url).catch((err: unknown) => {
+      if (err instanceof BodyTooLargeError) throw new FetchError(err.message, 'too_large');
+      throw err;
+    });
   })();
   try {
     // The race (not only the signal) enforces the deadline even with a fetch that ignores signals.
