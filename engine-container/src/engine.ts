@@ -87,8 +87,9 @@ export class Engine {
     const { config, core } = this;
     const onError = (err: unknown) => core.log.error('engine loop failed', { err });
     const tick = new TaskLoop(
-      () => {
-        const runs = core.kickDue();
+      async () => {
+        // Stops starting advances (between slices) once stop() has ended this tick.
+        const runs = await core.kickDue(() => this.tick === tick);
         // A finished run may want an earlier wake (an item start): look again when they settle.
         if (runs.length) void Promise.allSettled(runs).then(() => tick.poke());
         const delay = core.nextWakeMs() - config.clock();

@@ -44,6 +44,10 @@ export class ChannelPlayout {
   private lastStartedSeq = -1;
   private wakeAtMs = Number.NEGATIVE_INFINITY;
   private onAir = false;
+  /** Items up to this seq have their VOD in the cache: each advance only checks newer ones. */
+  private vodsLoadedThroughSeq = -1;
+  /** Schedule events the tail plays, for one log version (only needed when there is a schedule). */
+  private played: { version: number; events: Set<string> } | undefined;
 
   constructor(
     public channel: Channel,
@@ -152,16 +156,30 @@ export class ChannelPlayout {
     return 2 * header.targetDurationS * 1000 + getNextVodTimeoutMs + vodLoadTimeoutMs;
   }
 
+  /**
+   * When the channel next needs an advance: when its log must be extended (lookahead), or when an item
+   * starts (announced then). Only the items after the last one that has started can start later, and
+   * an item cut by a reset never starts: scanning back from the end finds the next start in O(upcoming).
+   */
   private computeWake(): number {
     const header = this.header;
     const now = this.deps.config.clock();
     if (!header) return now + START_RETRY_MS;
-    const nextStart = this.tail.items.find((i) => i.startMs > now)?.startMs ?? Number.POSITIVE_INFINITY;
-    return Math.min(logEndMs(this.tail.items) - this.leadMs(header), nextStart);
+    const items = this.tail.items;
+    let nextStart = Number.POSITIVE_INFINITY;
+    for (let k = items.length - 1; k >= 0 && items[k]!.startMs > now; k--)
+      nextStart = Math.min(nextStart, items[k]!.startMs);
+    return Math.min(logEndMs(items) - this.leadMs(header), nextStart);
   }
 
   private playedEvents(): Set<string> {
-    return new Set(this.tail.items.flatMap((i) => (i.eventId ? [i.eventId] : [])));
+    const version = this.tail.version;
+    if (this.played?.version !== version) {
+      const events = new Set<string>();
+      for (const item of this.tail.items) if (item.eventId) events.add(item.eventId);
+      this.played = { version, events };
+    }
+    return this.played.events;
   }
 
   private async runAdvance(): Promise<void> {
@@ -173,23 +191,37 @@ export class ChannelPlayout {
     this.announceStarted();
   }
 
+  /**
+   * Loads the VODs of items not checked yet (appended by another instance, or read back after a
+   * restart): O(new items) per advance. Items checked once stay loaded, because the engine's sweep
+   * never evicts a VOD that a tail still plays; a failed load is retried on the next advance.
+   */
   private async loadTailVods(): Promise<void> {
-    for (const item of this.tail.items) {
-      if (this.deps.vods.get(item.uri)) continue;
-      await this.deps.vods.load(item.uri).catch((err: unknown) => {
-        this.deps.log.error('VOD of a logged item cannot be loaded', {
+    const { vods, log } = this.deps;
+    const items = this.tail.items;
+    let checked = items.length;
+    while (checked > 0 && items[checked - 1]!.seq > this.vodsLoadedThroughSeq) checked--;
+    if (checked === items.length) return;
+    let complete = true;
+    for (const item of items.slice(checked)) {
+      if (vods.get(item.uri)) continue;
+      await vods.load(item.uri).catch((err: unknown) => {
+        complete = false;
+        log.error('VOD of a logged item cannot be loaded', {
           channelId: this.channel.id,
           uri: item.uri,
           err,
         });
       });
     }
+    if (complete) this.vodsLoadedThroughSeq = items[items.length - 1]!.seq;
   }
 
   private async plan(startMs: number, header: ChannelHeader | undefined): Promise<PlannedItem[]> {
     const { planner } = this.deps;
     const targetDurationS = header?.targetDurationS;
     const ctx = { channel: this.channel, startMs, targetDurationS };
+    if (this.schedule.length === 0) return planner.next(ctx);
     const played = this.playedEvents();
     const toleranceMs = ((targetDurationS ?? 0) + 1) * 1000;
     const due = dueEvent(this.schedule, played, startMs, toleranceMs);
@@ -203,7 +235,8 @@ export class ChannelPlayout {
     for (let n = 0; n < MAX_APPENDS_PER_ADVANCE; n++) {
       const now = config.clock();
       const header = this.header;
-      if (header && logEndMs(this.tail.items) >= now + this.leadMs(header)) return;
+      // Strictly ahead: a wake at exactly logEnd - lead (computeWake) must extend, not wait another tick.
+      if (header && logEndMs(this.tail.items) > now + this.leadMs(header)) return;
       const startMs = nextStartMs(this.tail.items, now, config.playlistWindowMs);
       const planned = await this.plan(startMs, header);
       if (planned.length === 0) return;
@@ -235,7 +268,7 @@ export class ChannelPlayout {
 
   private async cutInLateEvent(): Promise<void> {
     const header = this.header;
-    if (!header) return;
+    if (!header || this.schedule.length === 0) return;
     const now = this.deps.config.clock();
     const toleranceMs = (header.targetDurationS + 1) * 1000;
     const late = lateEvent(this.schedule, this.playedEvents(), now, logEndMs(this.tail.items), toleranceMs);
@@ -297,10 +330,9 @@ export class ChannelPlayout {
     this.tail.dropBefore(keep);
   }
 
+  /** Emits item_started once per item. (The engine's sweep keeps the tail's VODs in the cache.) */
   private announceStarted(): void {
-    const items = this.tail.items;
-    for (const item of items) this.deps.vods.touch(item.uri);
-    const live = liveItem(items, this.deps.config.clock());
+    const live = liveItem(this.tail.items, this.deps.config.clock());
     if (live && live.seq > this.lastStartedSeq) {
       this.lastStartedSeq = live.seq;
       this.deps.events.emit(this.channel.id, 'item_started', itemSummary(live));

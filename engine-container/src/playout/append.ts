@@ -87,15 +87,25 @@ export function buildItem(
 ): PlayoutItem {
   const last = tail[tail.length - 1];
   const counts = countsBefore(tail, startMs, keys, resolve);
+  const { kind, id, title, uri, offsetMs, durationMs, loop, timedMetadata, eventId, reason } = draft;
   const item: PlayoutItem = {
-    ...draft,
     seq: last ? last.seq + 1 : 0,
     startMs,
-    ladder: header.ladder,
+    kind,
+    id,
+    title,
+    uri,
+    offsetMs,
+    durationMs,
+    loop,
     targetDurationS: header.targetDurationS,
+    ladder: header.ladder,
     segmentsBefore: counts.segments,
     discontinuitiesBefore: counts.discontinuities,
   };
-  for (const k of Object.keys(item) as Array<keyof PlayoutItem>) if (item[k] === undefined) delete item[k];
+  // Optional fields are left out rather than deleted later (a delete makes V8 keep the object in slow mode).
+  if (timedMetadata !== undefined) item.timedMetadata = timedMetadata;
+  if (eventId !== undefined) item.eventId = eventId;
+  if (reason !== undefined) item.reason = reason;
   return item;
 }

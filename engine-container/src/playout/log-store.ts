@@ -25,9 +25,10 @@ export class InMemoryPlayoutLogStore implements PlayoutLogStore {
 
   async read(channelId: string, fromSeq = 0): Promise<PlayoutItem[]> {
     const log = this.logs.get(channelId);
-    if (!log) return [];
-    const start = log.items.findIndex((i) => i.seq >= fromSeq);
-    return start < 0 ? [] : log.items.slice(start);
+    const first = log?.items[0];
+    if (!log || !first || fromSeq > log.lastSeq) return [];
+    // Kept items have consecutive seqs (appends follow the last seq, trims drop a prefix): index by seq.
+    return log.items.slice(Math.max(0, fromSeq - first.seq));
   }
 
   async append(
@@ -51,8 +52,8 @@ export class InMemoryPlayoutLogStore implements PlayoutLogStore {
 
   async trim(channelId: string, keepFromSeq: number): Promise<void> {
     const log = this.logs.get(channelId);
-    if (!log) return;
-    const drop = log.items.findIndex((i) => i.seq >= keepFromSeq);
-    log.items.splice(0, drop < 0 ? log.items.length : drop);
+    const first = log?.items[0];
+    if (!log || !first) return;
+    log.items.splice(0, Math.min(Math.max(0, keepFromSeq - first.seq), log.items.length));
   }
 }

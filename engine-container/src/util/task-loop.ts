@@ -1,10 +1,13 @@
 /**
  * A timer-driven task that never overlaps itself (hls.js task-loop style): the next run is armed only
- * after the current one settles, after the delay the task returns (or the default). stop() disarms it.
+ * after the current one settles, after the delay the task returns (or the default), or at once when it
+ * was poked meanwhile. stop() disarms it.
  */
 export class TaskLoop {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** Poked during a run: what the run computed its delay from may be out of date. */
+  private poked = false;
   private stopped = true;
 
   constructor(
@@ -24,9 +27,11 @@ export class TaskLoop {
     this.timer = undefined;
   }
 
-  /** Runs as soon as possible (no-op while a run is in flight: that run re-arms). */
+  /** Runs as soon as possible (while a run is in flight: again as soon as it ends). */
   poke(): void {
-    if (!this.running && !this.stopped) this.arm(0);
+    if (this.stopped) return;
+    if (this.running) this.poked = true;
+    else this.arm(0);
   }
 
   private arm(delayMs: number): void {
@@ -37,6 +42,7 @@ export class TaskLoop {
   private async run(): Promise<void> {
     if (this.running || this.stopped) return;
     this.running = true;
+    this.poked = false;
     let next = this.defaultDelayMs;
     try {
       const delay = await this.task();
@@ -45,7 +51,7 @@ export class TaskLoop {
       this.onError(err);
     } finally {
       this.running = false;
-      if (!this.stopped) this.arm(next);
+      if (!this.stopped) this.arm(this.poked ? 0 : next);
     }
   }
 }

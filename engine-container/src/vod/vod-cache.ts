@@ -11,6 +11,8 @@ interface Entry {
   value?: ParsedVod;
   failedAt?: number;
   usedAt: number;
+  /** Used since the last sweep (get/touch only set this: no clock read on the request path). */
+  used: boolean;
 }
 
 export interface VodCacheOptions {
@@ -37,7 +39,7 @@ export class VodCache {
   /** The parsed VOD if it is already in memory (the request path never waits for a load). */
   get(uri: string): ParsedVod | undefined {
     const entry = this.entries.get(uri);
-    if (entry?.value) entry.usedAt = this.opts.clock();
+    if (entry?.value) entry.used = true;
     return entry?.value;
   }
 
@@ -48,7 +50,11 @@ export class VodCache {
       existing.usedAt = now;
       return existing.promise;
     }
-    const entry: Entry = { usedAt: now, promise: Promise.resolve(undefined as unknown as ParsedVod) };
+    const entry: Entry = {
+      usedAt: now,
+      used: false,
+      promise: Promise.resolve(undefined as unknown as ParsedVod),
+    };
     entry.promise = (
       isGapUri(uri) ? Promise.resolve().then(() => syntheticGapVod(uri)) : this.loader(uri)
     ).then(
@@ -70,12 +76,17 @@ export class VodCache {
   /** Marks URIs as in use (channels call this for the items they still serve). */
   touch(uri: string): void {
     const entry = this.entries.get(uri);
-    if (entry) entry.usedAt = this.opts.clock();
+    if (entry) entry.used = true;
   }
 
+  /** Drops entries unused for idleMs (a use counts from the first sweep after it) and old failures. */
   sweep(): void {
     const now = this.opts.clock();
     for (const [uri, entry] of this.entries) {
+      if (entry.used) {
+        entry.usedAt = now;
+        entry.used = false;
+      }
       const failedLongAgo = entry.failedAt !== undefined && now - entry.failedAt >= this.failureTtlMs;
       if (failedLongAgo || now - entry.usedAt >= this.idleMs) this.entries.delete(uri);
     }

@@ -1,0 +1,146 @@
+/**
+ * The engine tick: when many channels are due at once (they all change VOD in the same second), their
+ * advances are started in slices with a turn of the event loop between slices, so requests are served
+ * meanwhile; and every wake of a channel does the work it woke for.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KICK_SLICE } from '../../engine-container/src/engine-core';
+import { TaskLoop } from '../../engine-container/src/util/task-loop';
+import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
+
+const CHANNELS = 200;
+
+/** CHANNELS Loop channels started together, so that they are all due at the same instant. */
+async function loopChannels(count = CHANNELS) {
+  const world = fakeWorld();
+  const am = new ScriptedAssetManager(() => vodResponse(world.a));
+  const { core, clock } = makeCore(am, { fetch: world.origin.fetch });
+  const channels = Array.from({ length: count }, (_, n) =>
+    core.upsertChannel({ id: `c${n}`, name: `c${n}` }),
+  );
+  await core.advanceAll();
+  return { core, clock, channels };
+}
+
+/** Counts turns of the event loop (check phases) until stopped: `turn` is the current one. */
+class TurnCounter {
+  turn = 0;
+  private running = true;
+
+  constructor() {
+    setImmediate(() => this.next());
+  }
+
+  stop(): void {
+    this.running = false;
+  }
+
+  private next(): void {
+    if (!this.running) return;
+    this.turn++;
+    setImmediate(() => this.next());
+  }
+}
+
+const countBy = (values: number[]): number[] => {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts.values()];
+};
+
+describe('the engine tick', () => {
+  it('starts the advances of channels due together in slices, with a turn of the event loop between', async () => {
+    const { core, clock, channels } = await loopChannels();
+    clock.now = core.nextWakeMs();
+    expect(channels.every((c) => c.playout.nextWakeMs() <= clock.now)).toBe(true);
+    const startedInTurn: number[] = [];
+    const appendedInTurn: number[] = [];
+    // Scheduled before the tick starts: it must get its turn before the tick has advanced every channel.
+    const turns = new TurnCounter();
+    for (const { playout } of channels) {
+      const advance = playout.advance.bind(playout);
+      vi.spyOn(playout, 'advance').mockImplementation(() => {
+        startedInTurn.push(turns.turn);
+        return advance();
+      });
+    }
+    core.events.subscribe((e) => e.type === 'item_appended' && appendedInTurn.push(turns.turn));
+
+    const runs = await core.kickDue();
+    await Promise.all(runs);
+    turns.stop();
+
+    expect(runs).toHaveLength(CHANNELS);
+    expect(startedInTurn).toHaveLength(CHANNELS);
+    // The longest block without a turn of the event loop starts (and here, runs) one slice of advances.
+    expect(Math.max(...countBy(startedInTurn))).toBeLessThanOrEqual(KICK_SLICE);
+    expect(countBy(startedInTurn).length).toBeGreaterThanOrEqual(Math.ceil(CHANNELS / KICK_SLICE));
+    // The channels did their work (each appended its next item), spread over those turns too.
+    expect(appendedInTurn).toHaveLength(CHANNELS);
+    expect(Math.max(...countBy(appendedInTurn))).toBeLessThanOrEqual(KICK_SLICE);
+  });
+
+  it('starts no more advances once the engine is stopping, and idle() waits for the ones started', async () => {
+    const { core, clock, channels } = await loopChannels();
+    clock.now = core.nextWakeMs();
+    let proceed = true;
+    const kick = core.kickDue(() => proceed);
+    // The first slice starts at once; stopping takes effect at the next slice.
+    proceed = false;
+    const runs = await kick;
+    await core.idle();
+
+    expect(runs).toHaveLength(KICK_SLICE);
+    const stillDue = channels.filter((c) => c.playout.nextWakeMs() <= clock.now);
+    expect(stillDue).toHaveLength(CHANNELS - KICK_SLICE);
+  });
+
+  it('does useful work at every wake of a channel: its next wake is always later than the clock', async () => {
+    const { core, clock, channels } = await loopChannels(1);
+    const { playout } = channels[0]!;
+    let appended = 0;
+    let started = 0;
+    core.events.subscribe((e) => {
+      if (e.type === 'item_appended') appended++;
+      if (e.type === 'item_started') started++;
+    });
+    const endMs = clock.now + 600_000;
+    let wakes = 0;
+    while (playout.nextWakeMs() < endMs) {
+      // Exactly at the wake time: the extension that woke it must happen now, not one tick later.
+      clock.now = playout.nextWakeMs();
+      await playout.advance();
+      wakes++;
+      expect(playout.nextWakeMs()).toBeGreaterThan(clock.now);
+    }
+    // Every wake either appended the next item or announced one that started.
+    expect(appended).toBeGreaterThanOrEqual(25);
+    expect(wakes).toBeLessThanOrEqual(appended + started);
+  });
+});
+
+describe('a task loop', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs again at once when it was poked during a run, instead of sleeping its whole delay', async () => {
+    vi.useFakeTimers();
+    let runs = 0;
+    let loop: TaskLoop | undefined;
+    loop = new TaskLoop(async () => {
+      runs++;
+      if (runs === 1) await Promise.resolve().then(() => loop?.poke());
+      return 60_000;
+    }, 60_000);
+    loop.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(2);
+    // Not poked during the second run: it sleeps the delay it returned.
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(runs).toBe(2);
+    loop.stop();
+  });
+});
