@@ -1,7 +1,7 @@
 /** The channel service's behaviour, independent of HTTP: what a create, list, delete and token request do. */
 import { badRequest, notFound } from '../core/errors';
 import { logger } from '../core/logger';
-import type { ChannelEvents } from './channel-events';
+import type { ChannelEvent, ChannelEvents } from './channel-events';
 import type { CreateChannelRequest } from './channel-schema';
 import type { Channel, ChannelStore } from './channel-store';
 import type { ChannelConfig } from './config';
@@ -33,6 +33,14 @@ export function listView(channel: Channel, base: string) {
   return { id: channel.id, name: channel.name, type: channel.type, url: playbackUrl(base, channel.name) };
 }
 
+const channelEvent = (type: ChannelEvent['type'], c: Channel): ChannelEvent => ({
+  type,
+  channelId: c.id,
+  name: c.name,
+  tenant: c.tenant,
+  at: new Date().toISOString(),
+});
+
 export class ChannelService {
   constructor(private readonly deps: ChannelServiceDeps) {}
 
@@ -48,13 +56,7 @@ export class ChannelService {
     };
     await this.deps.store.create(channel, principal.maxChannels);
     try {
-      await this.deps.events.publish({
-        type: 'channel.created',
-        channelId: channel.id,
-        name: channel.name,
-        tenant: channel.tenant,
-        at: new Date().toISOString(),
-      });
+      await this.deps.events.publish(channelEvent('channel.created', channel));
     } catch (err) {
       // A channel the fleet never hears of would not be sized for: undo, so a failed create leaves nothing.
       logger.error('channel event not published; rolling back create', { err, channelId: channel.id });
@@ -77,13 +79,7 @@ export class ChannelService {
     }
     const removed = await this.deps.store.delete(principal.tenant, id.slice(prefix.length));
     try {
-      await this.deps.events.publish({
-        type: 'channel.deleted',
-        channelId: removed.id,
-        name: removed.name,
-        tenant: removed.tenant,
-        at: new Date().toISOString(),
-      });
+      await this.deps.events.publish(channelEvent('channel.deleted', removed));
     } catch (err) {
       // The engine fleet reads the table itself; the event only resizes it, so a lost one is logged, not fatal.
       logger.error('channel.deleted event not published', { err, channelId: removed.id });
