@@ -54,3 +54,14 @@ export function failedActionIndex(err: unknown): number {
   if (!(err instanceof TransactionCanceledException)) return -1;
   return (err.CancellationReasons ?? []).findIndex((r) => r.Code !== undefined && r.Code !== 'None');
 }
+
+/** Runs a conditional write; false when its condition did not hold (e.g. the item is gone). */
+export async function writeIf(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}

@@ -4,7 +4,7 @@
  * (see entry-store.ts).
  */
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, queryAll } from '../../core/dynamo';
+import { isConditionFailure, queryAll, writeIf } from '../../core/dynamo';
 import type { ScheduleChannel, ScheduleCursor } from '../model';
 
 export interface ChannelRecord extends ScheduleChannel {
@@ -77,20 +77,16 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
       });
       return items.map((item) => publicChannel(toChannelRecord(item)));
     },
-    async remove(tenant, id) {
-      try {
-        await ddb.send(
+    remove(tenant, id) {
+      return writeIf(() =>
+        ddb.send(
           new DeleteCommand({
             TableName: table,
             Key: { tenant, id },
             ConditionExpression: 'attribute_exists(id)',
           }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionFailure(err)) return false;
-        throw err;
-      }
+        ),
+      );
     },
   };
 }

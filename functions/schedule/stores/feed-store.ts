@@ -14,9 +14,9 @@ import {
 import {
   batchDelete,
   failedActionIndex,
-  isConditionFailure,
   isTransactionConflict,
   queryAll,
+  writeIf,
 } from '../../core/dynamo';
 import type { Feed, FeedFetchState, FeedItem, StoredFeed } from '../model';
 
@@ -189,19 +189,15 @@ export function dynamoFeedStore(
       } catch (err) {
         if (!isTransactionConflict(err)) throw err;
         // The channel is gone or bound elsewhere: only the feed item is left to delete.
-        try {
-          await ddb.send(
+        return writeIf(() =>
+          ddb.send(
             new DeleteCommand({
               TableName: table,
               Key: { tenant, id },
               ConditionExpression: 'attribute_exists(id)',
             }),
-          );
-          return true;
-        } catch (inner) {
-          if (isConditionFailure(inner)) return false;
-          throw inner;
-        }
+          ),
+        );
       }
     },
     async removeForChannel(tenant, channelId) {
@@ -215,21 +211,17 @@ export function dynamoFeedStore(
       await batchDelete(ddb, table, items);
       return items.length;
     },
-    async saveFetchState(tenant, id, state) {
-      try {
-        await ddb.send(
+    saveFetchState(tenant, id, state) {
+      return writeIf(() =>
+        ddb.send(
           new UpdateCommand({
             TableName: table,
             Key: { tenant, id },
             ConditionExpression: 'attribute_exists(id)',
             ...fetchStateUpdate(state),
           }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionFailure(err)) return false;
-        throw err;
-      }
+        ),
+      );
     },
   };
 }
