@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from '../functions/core/aws';
+import { s3Client } from '../core/aws';
 
 const [file, target] = process.argv.slice(2);
 const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(target ?? '');

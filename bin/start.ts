@@ -5,7 +5,7 @@
  * BIND_HOST (127.0.0.1).
  */
 import { parseArgs } from 'node:util';
-import { readInt, readString } from '../functions/core/env';
+import { readInt, readString } from '../core/env';
 import { startSystem } from '../local/system';
 
 // We run on Node 20 by design (see README); the SDK's notice about its future Node 22 floor is noise here.

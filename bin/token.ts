@@ -5,8 +5,8 @@
  * (default .data/keys/jwt-es256.jwk.json, the key `npm start` uses).
  */
 import { parseArgs } from 'node:util';
+import { HttpError } from '../core/errors';
 import { issueOperatorToken } from '../functions/channel/operator-token';
-import { HttpError } from '../functions/core/errors';
 
 const { values } = parseArgs({
   options: {

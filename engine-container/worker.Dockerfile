@@ -7,6 +7,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
+COPY core ./core
 COPY functions ./functions
 RUN npx esbuild functions/autoabr/worker-main.ts --bundle --platform=node --format=esm --target=node22 \
       --sourcemap --outfile=dist/worker.mjs \

@@ -4,7 +4,7 @@ import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { type Route, routesFor } from '../functions/core/http';
+import { type Route, routesFor } from '../core/http';
 
 export class ServiceHttpApi extends Construct {
   readonly api: HttpApi;

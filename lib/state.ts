@@ -1,4 +1,4 @@
-/** DynamoDB tables, SQS queues (each with a dead-letter queue) and S3 buckets, from functions/core/resources.ts. */
+/** DynamoDB tables, SQS queues (each with a dead-letter queue) and S3 buckets, from core/resources.ts. */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -12,7 +12,7 @@ import {
   queues,
   type TableDef,
   tables,
-} from '../functions/core/resources';
+} from '../core/resources';
 
 type Tables = { [K in keyof typeof tables]: dynamodb.TableV2 };
 type Queues = { [K in keyof typeof queues]: sqs.Queue };

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { logger } from '../functions/core/logger';
+import { logger } from '../core/logger';
 
 export type V2Handler = (
   event: APIGatewayProxyEventV2,

@@ -1,5 +1,5 @@
 /**
- * Creates every table, queue and bucket of functions/core/resources.ts in the local cloud, through the
+ * Creates every table, queue and bucket of core/resources.ts in the local cloud, through the
  * AWS APIs (so the definitions CDK deploys are exactly what runs locally). Idempotent: existing
  * resources are kept, which is how data survives a restart.
  */
@@ -21,7 +21,7 @@ import {
   queues,
   type TableDef,
   tables,
-} from '../functions/core/resources';
+} from '../core/resources';
 
 const common = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 

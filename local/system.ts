@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { logger } from '../functions/core/logger';
+import { logger } from '../core/logger';
 import { startLocalCloud } from './cloud';
 import { type Gateway, startGateway, type V2Handler } from './gateway';
 import { freePort } from './ports';

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const cloud = await cloudProcess();
   Object.assign(process.env, cloud.env);
   // Imported after the environment points at the local cloud (clients are created lazily anyway).
-  const { s3Client } = await import('../functions/core/aws');
+  const { s3Client } = await import('../core/aws');
   const { buildApiDeps, workerDeps } = await import('./../functions/autoabr/deps');
   const { newJob } = await import('../functions/autoabr/job');
   const { runAttempt } = await import('../functions/autoabr/worker');
@@ -83,11 +83,11 @@ async function main(): Promise<void> {
   const { encodingSettingsSchema, pipelineSchema } = await import('../functions/autoabr/settings');
   const { readResults, ScoreCache } = await import('../functions/autoabr/result-reader');
   const { compileJson, compileTable } = await import('../functions/autoabr/results');
-  const { mapLimit } = await import('../functions/core/map-limit');
+  const { mapLimit } = await import('../core/map-limit');
   const { MODEL_NAMES } = await import('../functions/autoabr/models');
-  const { createLogger } = await import('../functions/core/logger');
+  const { createLogger } = await import('../core/logger');
   const { SqsJobQueue } = await import('../functions/autoabr/job-queue');
-  const { sqsClient } = await import('../functions/core/aws');
+  const { sqsClient } = await import('../core/aws');
 
   const s3 = s3Client();
   const bucket = cloud.env.BUCKET_AUTOABR!;

@@ -4,8 +4,9 @@
  * read, so creates and deletes reach the engine within one interval. The engine channel id is the
  * channel name, because the playback URL holds only the name.
  */
+
+import { logger } from '../../core/logger';
 import type { ChannelStore, Channel as StoredChannel } from '../../functions/channel/channel-store';
-import { logger } from '../../functions/core/logger';
 import type { Channel, IChannelManager } from '../src/types';
 
 export interface OnairChannelOptions {

@@ -3,7 +3,7 @@
  * the union of the managers' lists, and each asset request goes to the source that owns the channel.
  * On an id clash the first source wins (and the clash is logged once).
  */
-import { logger } from '../../functions/core/logger';
+import { logger } from '../../core/logger';
 import type { Channel, IAssetManager, IChannelManager, VodRequest, VodResponse } from '../src/types';
 
 export interface ChannelSource {

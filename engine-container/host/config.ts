@@ -2,8 +2,8 @@
  * The engine process's settings from the environment (README "Engine configuration"). Engine options
  * not listed here keep the engine's defaults (engine-container/README.md).
  */
-import type { Environment } from '../../functions/channel/tokens';
-import { readBool, readEnum, readInt, readOptionalString } from '../../functions/core/env';
+import type { Environment } from '../../core/auth/tokens';
+import { readBool, readEnum, readInt, readOptionalString } from '../../core/env';
 import type { EngineOptions } from '../src/index';
 
 export interface EngineHostConfig {

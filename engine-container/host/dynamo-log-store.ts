@@ -5,8 +5,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from '../../functions/core/dynamo';
-import { tableName, tables } from '../../functions/core/resources';
+import { queryAll } from '../../core/dynamo';
+import { tableName, tables } from '../../core/resources';
 import type { PlayoutItem } from '../src/playout/item';
 import type { PlayoutLogStore } from '../src/playout/log-store';
 

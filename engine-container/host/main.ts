@@ -1,5 +1,5 @@
 /** Container entry of the engine (engine-container/Dockerfile): start, and stop cleanly on SIGTERM. */
-import { logger } from '../../functions/core/logger';
+import { logger } from '../../core/logger';
 import { createOnairEngine } from './onair-engine';
 
 const onair = createOnairEngine();

@@ -3,15 +3,16 @@
  * SCHEDULE_SERVICE_API_URL is set, the schedule service's), the shared DynamoDB playout log, and the
  * settings of config.ts. Used by the container entry (main.ts) and by `npm start`.
  */
+
+import { documentClient } from '../../core/aws';
 import { ChannelStore } from '../../functions/channel/channel-store';
-import { documentClient } from '../../functions/core/aws';
-import { schedulePluginFromEnv } from '../../functions/schedule/engine-plugin/index';
 import { Engine, type EngineOptions } from '../src/index';
 import { ChannelTableManager } from './channel-table-manager';
 import { type ChannelSource, CompositeSources } from './composite';
 import { engineHostConfigFromEnv } from './config';
 import { DynamoDbPlayoutLogStore } from './dynamo-log-store';
 import { OnairAssetManager } from './onair-asset-manager';
+import { schedulePluginFromEnv } from './schedule/index';
 import { serviceTokenProvider } from './service-token';
 
 export interface OnairEngine {

@@ -3,8 +3,8 @@
  * token (tenant `engine`, no channels) signed with the deployment's key, valid a day and renewed an
  * hour before it expires. This needs read access to the signing key (CDK grants it to the task).
  */
-import { keyStoreFromEnv, loadOrCreateSigningKey } from '../../functions/channel/signing-key';
-import { type Environment, TokenService } from '../../functions/channel/tokens';
+import { keyStoreFromEnv, loadOrCreateSigningKey } from '../../core/auth/signing-key';
+import { type Environment, TokenService } from '../../core/auth/tokens';
 
 const LIFETIME_S = 86_400;
 const RENEW_BEFORE_MS = 3_600_000;

@@ -6,7 +6,7 @@
  * match → the engine plays its slate (and logs why).
  */
 import { z } from 'zod';
-import { httpUrl } from '../../functions/core/validation';
+import { httpUrl } from '../../core/validation';
 import type { VodResponse } from '../src/types';
 import { type FetchLike, fetchText } from '../src/util/fetch-text';
 

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError, readInt } from '../../functions/core/env';
+import { ConfigError, readInt } from '../../core/env';
 import type { PlayoutLogStore } from './playout/log-store';
 import type { IChannelManager, IStreamSwitchManager } from './types';
 import type { FetchLike } from './util/fetch-text';

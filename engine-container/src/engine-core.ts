@@ -2,7 +2,7 @@
  * The engine without its HTTP server and timers: shared caches, the planner, and the channels. The
  * Engine drives it from timers; tests drive it with a fake clock (24 hours in a few seconds).
  */
-import { createLogger, type Logger } from '../../functions/core/logger';
+import { createLogger, type Logger } from '../../core/logger';
 import { ChannelPlaylists } from './channel/channel-playlists';
 import { ChannelPlayout } from './channel/channel-playout';
 import { Planner } from './channel/planner';

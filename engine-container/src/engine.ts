@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from '../../functions/core/env';
+import { ConfigError } from '../../core/env';
 import { type EngineConfig, type EngineOptions, resolveConfig } from './config';
 import { EngineCore } from './engine-core';
 import type { EngineEvents } from './events';

@@ -3,9 +3,9 @@
  * names, settings. Handlers, the worker and the dispatcher call these at start (never at import).
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import { documentClient, s3Client, sqsClient } from '../core/aws';
-import { createLogger, type Logger } from '../core/logger';
-import { bucketName, buckets, queues, queueUrl, tableName, tables } from '../core/resources';
+import { documentClient, s3Client, sqsClient } from '../../core/aws';
+import { createLogger, type Logger } from '../../core/logger';
+import { bucketName, buckets, queues, queueUrl, tableName, tables } from '../../core/resources';
 import type { AttemptDeps } from './attempt';
 import { DynamoGenerationStore } from './cache-generation';
 import { type ApiConfig, apiConfig, dispatcherConfig, ecsConfig, workerConfig } from './config';

@@ -1,6 +1,6 @@
 /** Lambda entry of the AutoABR API (API Gateway HTTP API, payload v2). */
-import { readString } from '../core/env';
-import { createApiHandler } from '../core/http';
+import { readString } from '../../core/env';
+import { createApiHandler } from '../../core/http';
 import { applyCloudEnv } from './cloud-config';
 import { loadDotEnv } from './dotenv';
 import { autoabrRoutes } from './routes';

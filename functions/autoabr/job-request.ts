@@ -1,6 +1,6 @@
 /** The body of POST /autoabr (seed 001, "Job request"), validated field by field. */
 import { z } from 'zod';
-import { parseWith } from '../core/validation';
+import { parseWith } from '../../core/validation';
 import { MODEL_NAMES } from './models';
 import { parseS3Url } from './s3-url';
 

@@ -6,7 +6,7 @@
  * no `status`, so they stay out of the byStatus index.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, queryAll } from '../core/dynamo';
+import { isConditionFailure, queryAll } from '../../core/dynamo';
 import type { JobItem } from './job';
 import type { ModelName } from './models';
 

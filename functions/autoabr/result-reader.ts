@@ -5,8 +5,8 @@
  * are downloaded with bounded concurrency, and the index is updated with them.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Logger } from '../core/logger';
-import { mapLimit } from '../core/map-limit';
+import type { Logger } from '../../core/logger';
+import { mapLimit } from '../../core/map-limit';
 import type { ModelName } from './models';
 import { outputPrefix, parseResultKey, type ResultFile } from './result-keys';
 import type { ScoredFile } from './results';

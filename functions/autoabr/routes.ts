@@ -2,8 +2,8 @@
  * The AutoABR API (seed 001) as a route table. Handlers stay thin: validate, call the domain, shape the
  * answer. Dependencies come from `apiDeps()` (built on first request) or are passed in by tests.
  */
-import { badRequest, HttpError, notFound } from '../core/errors';
-import { type ApiRequest, type ApiResponse, json, type Route } from '../core/http';
+import { badRequest, HttpError, notFound } from '../../core/errors';
+import { type ApiRequest, type ApiResponse, json, type Route } from '../../core/http';
 import { renderChart } from './chart-svg';
 import { type ApiDeps, apiDeps } from './deps';
 import { type JobItem, newJob, workerInfo } from './job';

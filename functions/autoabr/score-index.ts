@@ -7,7 +7,7 @@
  * writers can drop each other's entries, which only costs a download later.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../../core/logger';
 import { outputPrefix } from './result-keys';
 import { getText, isNotFound, putText } from './s3-objects';
 

@@ -4,7 +4,7 @@
  * the request field that pointed at the document, except S3 being unreachable (502).
  */
 import type { z } from 'zod';
-import { badRequest, HttpError } from '../core/errors';
+import { badRequest, HttpError } from '../../core/errors';
 import type { GenerationStore } from './cache-generation';
 import { isAccessDenied, isNotFound, ObjectTooLargeError } from './s3-objects';
 import { parseS3Url, type S3Location } from './s3-url';

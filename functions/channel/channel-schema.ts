@@ -7,7 +7,7 @@
  *   a WebHook's answer carries its own preroll.
  */
 import { z } from 'zod';
-import { httpUrl } from '../core/validation';
+import { httpUrl } from '../../core/validation';
 
 export const CHANNEL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const MAX_PREROLL_MS = 600_000;

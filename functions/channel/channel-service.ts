@@ -1,18 +1,19 @@
 /** The channel service's behaviour, independent of HTTP: what a create, list, delete and token request do. */
-import { badRequest, notFound } from '../core/errors';
-import { logger } from '../core/logger';
-import type { ChannelEvent, ChannelEvents } from './channel-events';
-import type { CreateChannelRequest } from './channel-schema';
-import type { Channel, ChannelStore } from './channel-store';
-import type { ChannelConfig } from './config';
-import type { RateLimiter } from './rate-limiter';
+
 import {
   newTrialTenant,
   type Principal,
   type TokenService,
   TRIAL_LIFETIME_DAYS,
   TRIAL_MAX_CHANNELS,
-} from './tokens';
+} from '../../core/auth/tokens';
+import { badRequest, notFound } from '../../core/errors';
+import { logger } from '../../core/logger';
+import type { ChannelEvent, ChannelEvents } from './channel-events';
+import type { CreateChannelRequest } from './channel-schema';
+import type { Channel, ChannelStore } from './channel-store';
+import type { ChannelConfig } from './config';
+import type { RateLimiter } from './rate-limiter';
 
 export interface ChannelServiceDeps {
   config: ChannelConfig;

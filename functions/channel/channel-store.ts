@@ -6,9 +6,9 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from '../core/dynamo';
-import { conflict, forbidden, notFound } from '../core/errors';
-import { tableName, tables } from '../core/resources';
+import { queryAll } from '../../core/dynamo';
+import { conflict, forbidden, notFound } from '../../core/errors';
+import { tableName, tables } from '../../core/resources';
 import type { ChannelType } from './channel-schema';
 
 export interface Channel {

@@ -1,6 +1,7 @@
 /** The channel service's settings, read once from the environment (see README "Configuration"). */
-import { readEnum, readInt, readUrl } from '../core/env';
-import type { Environment } from './tokens';
+
+import type { Environment } from '../../core/auth/tokens';
+import { readEnum, readInt, readUrl } from '../../core/env';
 
 export interface ChannelConfig {
   stage: Environment;

@@ -1,15 +1,16 @@
 /** Lambda entry of the channel service: builds its dependencies once per container, then routes. */
-import { documentClient, sqsClient } from '../core/aws';
-import { createApiHandler } from '../core/http';
-import { queues, queueUrl } from '../core/resources';
+
+import { keyStoreFromEnv, loadOrCreateSigningKey } from '../../core/auth/signing-key';
+import { TokenService } from '../../core/auth/tokens';
+import { documentClient, sqsClient } from '../../core/aws';
+import { createApiHandler } from '../../core/http';
+import { queues, queueUrl } from '../../core/resources';
 import { ChannelEvents } from './channel-events';
 import { ChannelService } from './channel-service';
 import { ChannelStore } from './channel-store';
 import { type ChannelConfig, channelConfigFromEnv } from './config';
 import { RateLimiter } from './rate-limiter';
 import { type ChannelApi, channelRoutes } from './routes';
-import { keyStoreFromEnv, loadOrCreateSigningKey } from './signing-key';
-import { TokenService } from './tokens';
 
 export async function buildChannelApi(config: ChannelConfig): Promise<ChannelApi> {
   const tokens = await TokenService.fromJwk(await loadOrCreateSigningKey(keyStoreFromEnv()));

@@ -1,7 +1,8 @@
 /** Operator-issued tokens (`npm run token`): a named tenant, a channel limit, one environment. */
-import { badRequest } from '../core/errors';
-import { keyStoreFromEnv, loadOrCreateSigningKey } from './signing-key';
-import { type Environment, type IssuedToken, TENANT_ID, TokenService } from './tokens';
+
+import { keyStoreFromEnv, loadOrCreateSigningKey } from '../../core/auth/signing-key';
+import { type Environment, type IssuedToken, TENANT_ID, TokenService } from '../../core/auth/tokens';
+import { badRequest } from '../../core/errors';
 
 export interface OperatorTokenRequest {
   tenant: string;

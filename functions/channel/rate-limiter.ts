@@ -4,8 +4,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tooManyRequests } from '../core/errors';
-import { tableName, tables } from '../core/resources';
+import { tooManyRequests } from '../../core/errors';
+import { tableName, tables } from '../../core/resources';
 
 export interface RateLimit {
   scope: string;

@@ -1,11 +1,12 @@
 /** The channel service's HTTP surface (seed 000 A). `/token` exists in the test stage only. */
-import type { Route } from '../core/http';
-import { json } from '../core/http';
-import { parseWith } from '../core/validation';
+
+import type { TokenService } from '../../core/auth/tokens';
+import type { Route } from '../../core/http';
+import { json } from '../../core/http';
+import { parseWith } from '../../core/validation';
 import { createChannelSchema, tokenRequestSchema } from './channel-schema';
 import type { ChannelService } from './channel-service';
 import type { ChannelConfig } from './config';
-import type { TokenService } from './tokens';
 
 export interface ChannelApi {
   service: ChannelService;

@@ -1,4 +1,4 @@
-import { readEnum, readInt } from '../core/env';
+import { readEnum, readInt } from '../../core/env';
 import type { FleetPolicy } from './desired-tasks';
 
 export function fleetPolicyFromEnv(): FleetPolicy {

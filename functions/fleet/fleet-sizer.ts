@@ -1,6 +1,6 @@
 /** Where a fleet-size decision goes: the engine's ECS service in AWS, the log locally. */
 import { type ECSClient, UpdateServiceCommand } from '@aws-sdk/client-ecs';
-import { logger } from '../core/logger';
+import { logger } from '../../core/logger';
 
 export interface FleetSizer {
   resize(desiredCount: number, reason: Record<string, unknown>): Promise<void>;

@@ -1,9 +1,9 @@
 /** Lambda on the channel-events queue (SQS event source): one resize per batch. */
 import { ECSClient } from '@aws-sdk/client-ecs';
 import type { SQSEvent } from 'aws-lambda';
+import { documentClient } from '../../core/aws';
+import { readString } from '../../core/env';
 import { ChannelStore } from '../channel/channel-store';
-import { documentClient } from '../core/aws';
-import { readString } from '../core/env';
 import { fleetPolicyFromEnv } from './config';
 import { sizeFleet } from './fleet-dispatcher';
 import { EcsFleetSizer } from './fleet-sizer';

@@ -1,9 +1,9 @@
 /** `npm start`'s fleet dispatcher: long-polls the channel-events queue and logs each sizing decision. */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { documentClient, sqsClient } from '../../core/aws';
+import { logger } from '../../core/logger';
+import { queues, queueUrl } from '../../core/resources';
 import { ChannelStore } from '../channel/channel-store';
-import { documentClient, sqsClient } from '../core/aws';
-import { logger } from '../core/logger';
-import { queues, queueUrl } from '../core/resources';
 import { fleetPolicyFromEnv } from './config';
 import { type FleetDeps, sizeFleet } from './fleet-dispatcher';
 import { type FleetSizer, LoggingFleetSizer } from './fleet-sizer';

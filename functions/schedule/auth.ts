@@ -5,10 +5,10 @@
  * service's token check) decides. The tenant stays the host the request was sent to.
  */
 
-import { ConfigError } from '../core/env';
-import { HttpError, unauthorized } from '../core/errors';
-import type { ApiRequest } from '../core/http';
-import { logger } from '../core/logger';
+import { ConfigError } from '../../core/env';
+import { HttpError, unauthorized } from '../../core/errors';
+import type { ApiRequest } from '../../core/http';
+import { logger } from '../../core/logger';
 
 /**
  * Verifies the raw `x-jwt` header value (undefined when absent). Throws an HttpError (401/403)

@@ -1,8 +1,8 @@
 /**
  * The schedule service's settings, read once from the environment (see README.md for the table).
- * A set-but-invalid value fails at start (functions/core/env.ts), never silently defaulted.
+ * A set-but-invalid value fails at start (core/env.ts), never silently defaulted.
  */
-import { readBool, readInt } from '../core/env';
+import { readBool, readInt } from '../../core/env';
 
 type Env = Record<string, string | undefined>;
 

@@ -5,16 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../core/aws';
-import { logger } from '../core/logger';
-import { tableName, tables } from '../core/resources';
+import { documentClient } from '../../core/aws';
+import { allowAllUrls, blockPrivateUrls } from '../../core/fetch/url-guard';
+import { logger } from '../../core/logger';
+import { tableName, tables } from '../../core/resources';
 import { type Authenticate, createAuthenticator, type TokenVerifier } from './auth';
 import { readScheduleApiConfig, readSchedulerConfig } from './config';
 import { runFeed, type SchedulerDeps } from './scheduler';
 import { type ChannelStore, dynamoChannelStore } from './stores/channel-store';
 import { dynamoEntryStore, type EntryStore } from './stores/entry-store';
 import { dynamoFeedStore, type FeedKey, type FeedStore } from './stores/feed-store';
-import { allowAllUrls, blockPrivateUrls } from './url-guard';
 import { cachedDurationResolver, createDurationCache } from './vod-duration';
 
 export interface ScheduleStores {

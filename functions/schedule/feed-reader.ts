@@ -4,10 +4,11 @@
  * cannot be used (a field missing, a VOD that does not load) are skipped and logged; a feed that
  * cannot be read at all keeps its last good items, so the channel keeps being scheduled.
  */
-import type { Logger } from '../core/logger';
-import { mapLimit } from '../core/map-limit';
+
+import { type FetchTextOptions, fetchText } from '../../core/fetch/bounded-fetch';
+import type { Logger } from '../../core/logger';
+import { mapLimit } from '../../core/map-limit';
 import { parseAtomFeed } from './atom-feed';
-import { type FetchTextOptions, fetchText } from './bounded-fetch';
 import type { FeedFetchState, FeedItem, StoredFeed } from './model';
 import type { DurationResolver } from './vod-duration';
 

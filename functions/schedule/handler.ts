@@ -2,9 +2,10 @@
  * Lambda entry of the schedule API (API Gateway HTTP API -> /api/v1/...). Dependencies are built on
  * the first request, so the local runner can set the AWS endpoints before any client exists.
  */
-import { readString } from '../core/env';
-import { createApiHandler } from '../core/http';
-import { channelTokenVerifier } from './channel-token-verifier';
+
+import { channelTokenVerifier } from '../../core/auth/token-verifier';
+import { readString } from '../../core/env';
+import { createApiHandler } from '../../core/http';
 import { apiDepsFromEnv, type ScheduleApiDeps } from './deps';
 import { createScheduleRoutes } from './routes';
 

@@ -3,10 +3,10 @@
  * tenant (the host it was sent to) and passes the authentication hook first.
  */
 
-import { badRequest, conflict, notFound } from '../core/errors';
-import { type ApiRequest, json, type Route } from '../core/http';
-import { logger } from '../core/logger';
-import { parseWith } from '../core/validation';
+import { badRequest, conflict, notFound } from '../../core/errors';
+import { type ApiRequest, json, type Route } from '../../core/http';
+import { logger } from '../../core/logger';
+import { parseWith } from '../../core/validation';
 import type { ScheduleApiDeps } from './deps';
 import type { Feed, ScheduleChannel, StoredFeed } from './model';
 import { scheduleRange } from './schedule-range';

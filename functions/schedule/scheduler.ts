@@ -3,9 +3,10 @@
  * horizon and drop the entries past retention. `runScheduler` is one pass (the Lambda behind the
  * EventBridge rule runs exactly that); `startScheduler` repeats it on a timer for the local runner.
  */
-import type { Logger } from '../core/logger';
-import { mapLimit } from '../core/map-limit';
-import type { FetchTextOptions } from './bounded-fetch';
+
+import type { FetchTextOptions } from '../../core/fetch/bounded-fetch';
+import type { Logger } from '../../core/logger';
+import { mapLimit } from '../../core/map-limit';
 import { readFeed } from './feed-reader';
 import { planSchedule } from './plan-schedule';
 import type { EntryStore } from './stores/entry-store';

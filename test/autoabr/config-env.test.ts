@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../core/env';
 import { cloudEnvChanges } from '../../functions/autoabr/cloud-config';
 import { loadDotEnv, parseDotEnv } from '../../functions/autoabr/dotenv';
-import { ConfigError } from '../../functions/core/env';
 
 describe('.env files', () => {
   it('reads KEY=value lines, quotes, export and comments', () => {

@@ -4,6 +4,8 @@
  */
 import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { documentClient, sqsClient } from '../../core/aws';
+import { createLogger } from '../../core/logger';
 import { failAttempt } from '../../functions/autoabr/attempt';
 import { type DispatcherDeps, dispatchOnce, onWorkerExit } from '../../functions/autoabr/dispatcher';
 import { type JobItem, newJob } from '../../functions/autoabr/job';
@@ -11,8 +13,6 @@ import { parseJobMessage, SqsJobQueue } from '../../functions/autoabr/job-queue'
 import { DynamoJobStore } from '../../functions/autoabr/job-store';
 import type { WorkerLauncher } from '../../functions/autoabr/launcher';
 import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/settings';
-import { documentClient, sqsClient } from '../../functions/core/aws';
-import { createLogger } from '../../functions/core/logger';
 import type { LocalCloud } from '../../local/cloud';
 import { startCloud, testClients } from './support/cloud';
 

@@ -4,9 +4,9 @@
  */
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mapLimit } from '../../core/map-limit';
 import { buildApiDeps } from '../../functions/autoabr/deps';
 import { createAutoabrRoutes } from '../../functions/autoabr/routes';
-import { mapLimit } from '../../functions/core/map-limit';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
 import { startApi, startCloud, testClients } from './support/cloud';

@@ -2,7 +2,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TableDef, tables } from '../../functions/core/resources';
+import { type TableDef, tables } from '../../core/resources';
 import { OnairStack } from '../../lib/onair-stack';
 
 const synth = (stage: 'test' | 'prod') =>

@@ -5,10 +5,10 @@
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileKeyStore } from '../../core/auth/signing-key';
+import { TokenService } from '../../core/auth/tokens';
 import { createChannelHandler } from '../../functions/channel/handler';
 import { issueOperatorToken } from '../../functions/channel/operator-token';
-import { FileKeyStore } from '../../functions/channel/signing-key';
-import { TokenService } from '../../functions/channel/tokens';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { type RunningSystem, startSystem } from '../../local/system';
 

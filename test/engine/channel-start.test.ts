@@ -4,10 +4,10 @@
  * as it is (degraded, not restarted).
  */
 import { describe, expect, it } from 'vitest';
+import { HttpError } from '../../core/errors';
 import { LogTail } from '../../engine-container/src/channel/log-tail';
 import type { PlayoutItem } from '../../engine-container/src/playout/item';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from '../../engine-container/src/playout/log-store';
-import { HttpError } from '../../functions/core/errors';
 import { parseMediaPlaylist } from '../support/hls-playlist';
 import { impliedDates } from '../support/live-rules';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';

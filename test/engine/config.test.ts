@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../core/env';
 import { resolveConfig } from '../../engine-container/src/config';
 import { Engine } from '../../engine-container/src/engine';
-import { ConfigError } from '../../functions/core/env';
 
 const am = { getNextVod: async () => ({ id: 'x', title: 'x', uri: 'https://o.test/x.m3u8' }) };
 

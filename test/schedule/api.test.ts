@@ -3,9 +3,9 @@
  * on DynamoDB Local: response shapes, tenants, validation and conflicts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../functions/core/env';
-import { forbidden } from '../../functions/core/errors';
-import { createApiHandler } from '../../functions/core/http';
+import { ConfigError } from '../../core/env';
+import { forbidden } from '../../core/errors';
+import { createApiHandler } from '../../core/http';
 import type { TokenVerifier } from '../../functions/schedule/auth';
 import { apiDepsFromEnv } from '../../functions/schedule/deps';
 import { handler } from '../../functions/schedule/handler';

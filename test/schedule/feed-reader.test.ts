@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../functions/core/logger';
+import { createLogger } from '../../core/logger';
 import { type FeedReaderDeps, readFeed } from '../../functions/schedule/feed-reader';
 import type { StoredFeed } from '../../functions/schedule/model';
 import { cachedDurationResolver, createDurationCache } from '../../functions/schedule/vod-duration';

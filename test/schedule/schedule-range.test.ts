@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../functions/core/errors';
+import { HttpError } from '../../core/errors';
 import { DAY_MS, scheduleRange, utcDayStart } from '../../functions/schedule/schedule-range';
 
 const now = Date.UTC(2024, 4, 1, 15, 30);

@@ -4,7 +4,7 @@
  * returns where they are. Serve `root` with startStaticServer and request `<fixture>.path`.
  */
 import path from 'node:path';
-import { logger } from '../../functions/core/logger';
+import { logger } from '../../core/logger';
 import { generateFixtures } from '../../scripts/fixtures/generate';
 import type { HlsRecipe } from '../../scripts/fixtures/recipes';
 import * as recipes from '../../scripts/fixtures/recipes';

@@ -3,7 +3,7 @@
  * (O(window)) or returns the cached body; it waits for I/O only in rare cases (a channel that is not
  * on air yet, a VOD appended by another instance and not yet parsed here).
  */
-import { badRequest, HttpError } from '../../../functions/core/errors';
+import { badRequest, HttpError } from '../../../core/errors';
 import type { EngineConfig } from '../config';
 import { type OutputLadder, renditionKeys } from '../ladder/output-ladder';
 import type { Metrics } from '../metrics';

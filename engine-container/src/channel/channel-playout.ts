@@ -3,7 +3,7 @@
  * request, and announces what starts. `advance()` never overlaps itself (one in flight per channel,
  * hls.js task-loop style); the engine's tick decides when to call it, from nextWakeMs().
  */
-import type { Logger } from '../../../functions/core/logger';
+import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import { renditionKeys } from '../ladder/output-ladder';

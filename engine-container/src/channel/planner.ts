@@ -3,7 +3,7 @@
  * cache), adds a preroll when asked, and on any failure falls back to the slate (or, without a
  * loadable slate, the synthetic gap) and reports the error. It never throws: the stream never stops.
  */
-import type { Logger } from '../../../functions/core/logger';
+import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import type { Metrics } from '../metrics';

@@ -1,7 +1,7 @@
 /** Writing responses: CORS on everything, the one JSON error shape, HEAD without a body. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError } from '../../../functions/core/errors';
-import type { Logger } from '../../../functions/core/logger';
+import { HttpError } from '../../../core/errors';
+import type { Logger } from '../../../core/logger';
 
 export const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 

@@ -11,8 +11,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { forbidden, HttpError, notFound } from '../../../functions/core/errors';
-import type { Logger } from '../../../functions/core/logger';
+import { forbidden, HttpError, notFound } from '../../../core/errors';
+import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { ChannelRuntime, EngineCore } from '../engine-core';
 import type { EventStreams } from './event-stream';

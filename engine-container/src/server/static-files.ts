@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
-import { notFound } from '../../../functions/core/errors';
+import { notFound } from '../../../core/errors';
 import { CORS_HEADERS } from './respond';
 
 const TYPES: Record<string, string> = {

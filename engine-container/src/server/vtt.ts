@@ -3,7 +3,7 @@
  * and the slicer (the cues of a whole-file WebVTT that overlap one segment's time span).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, HttpError } from '../../../functions/core/errors';
+import { badRequest, HttpError } from '../../../core/errors';
 import { type FetchLike, fetchText } from '../util/fetch-text';
 import { send } from './respond';
 

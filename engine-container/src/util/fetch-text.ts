@@ -2,7 +2,7 @@
  * Fetching a text resource on a user's behalf: always with a deadline and a size bound, so a slow or
  * huge origin cannot stall a channel or exhaust memory.
  */
-import { BodyTooLargeError, readBoundedText } from '../../../functions/core/bounded-body';
+import { BodyTooLargeError, readBoundedText } from '../../../core/fetch/bounded-body';
 import { TimeoutError, withTimeout } from './timeout';
 
 export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<Response>;

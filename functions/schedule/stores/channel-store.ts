@@ -4,7 +4,7 @@
  * (see entry-store.ts).
  */
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, queryAll, writeIf } from '../../core/dynamo';
+import { isConditionFailure, queryAll, writeIf } from '../../../core/dynamo';
 import type { ScheduleChannel, ScheduleCursor } from '../model';
 
 export interface ChannelRecord extends ScheduleChannel {

@@ -8,7 +8,7 @@
  * sees 'conflict' and stops; the next run plans from the winner's cursor.
  */
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { batchDelete, isTransactionConflict, queryAll } from '../../core/dynamo';
+import { batchDelete, isTransactionConflict, queryAll } from '../../../core/dynamo';
 import { channelKey, type ScheduleCursor, type ScheduleEntry } from '../model';
 import type { PlannedEntry } from '../plan-schedule';
 import { toChannelRecord } from './channel-store';

@@ -11,7 +11,13 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { batchDelete, failedActionIndex, isTransactionConflict, queryAll, writeIf } from '../../core/dynamo';
+import {
+  batchDelete,
+  failedActionIndex,
+  isTransactionConflict,
+  queryAll,
+  writeIf,
+} from '../../../core/dynamo';
 import type { Feed, FeedFetchState, FeedItem, StoredFeed } from '../model';
 
 export type CreateFeedResult = 'created' | 'exists' | 'no-channel' | 'channel-has-feed';

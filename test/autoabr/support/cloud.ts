@@ -1,8 +1,8 @@
 /** The local cloud for AutoABR suites, its environment applied before any SDK client exists. */
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Route } from '../../../functions/core/http';
-import { createApiHandler } from '../../../functions/core/http';
+import type { Route } from '../../../core/http';
+import { createApiHandler } from '../../../core/http';
 import { type LocalCloud, startLocalCloud } from '../../../local/cloud';
 import { type Gateway, startGateway } from '../../../local/gateway';
 

@@ -1,6 +1,6 @@
 /**
  * The real local stand-ins for the schedule tests: DynamoDB Local (with every table of
- * functions/core/resources.ts) and its environment assigned to process.env before any SDK client
+ * core/resources.ts) and its environment assigned to process.env before any SDK client
  * exists. Each vitest file runs in its own process, so each gets its own in-memory cloud.
  */
 import { type LocalCloud, startLocalCloud } from '../../../local/cloud';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchError, fetchText } from '../../functions/schedule/bounded-fetch';
-import { blockPrivateUrls } from '../../functions/schedule/url-guard';
-import { type FeedServer, startFeedServer } from './support/feed-server';
+import { FetchError, fetchText } from '../../core/fetch/bounded-fetch';
+import { blockPrivateUrls } from '../../core/fetch/url-guard';
+import { type FeedServer, startFeedServer } from '../schedule/support/feed-server';
 
 let server: FeedServer;
 beforeAll(async () => {

@@ -6,8 +6,8 @@
  *   const plugin = schedulePluginFromEnv();
  *   const engine = new Engine(plugin.assetManager, { channelManager: plugin.channelManager, ... });
  */
-import { readOptionalString, readUrl } from '../../core/env';
-import { type Logger, logger } from '../../core/logger';
+import { readOptionalString, readUrl } from '../../../core/env';
+import { type Logger, logger } from '../../../core/logger';
 import { ScheduleAssetManager } from './schedule-asset-manager';
 import { ScheduleChannelManager } from './schedule-channel-manager';
 import { type ScheduleSource, scheduleApiClient } from './schedule-client';

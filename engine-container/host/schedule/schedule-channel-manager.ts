@@ -4,8 +4,8 @@
  * the schedule API never takes channels off the air.
  */
 
-import type { Channel, IChannelManager } from '../../../engine-container/src/index';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../../core/logger';
+import type { Channel, IChannelManager } from '../../src/index';
 import type { ScheduleSource } from './schedule-client';
 
 export interface ScheduleChannelManagerOptions {

@@ -3,19 +3,19 @@
  * manager lists the service's channels, the asset manager follows a channel's schedule by the clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../core/logger';
+import { createSchedulePlugin, schedulePluginFromEnv } from '../../engine-container/host/schedule/index';
 import { Engine, type VodRequest, type VodResponse } from '../../engine-container/src/index';
-import { createLogger } from '../../functions/core/logger';
 import { dynamoScheduleStores } from '../../functions/schedule/deps';
-import { createSchedulePlugin, schedulePluginFromEnv } from '../../functions/schedule/engine-plugin';
 import { handler } from '../../functions/schedule/handler';
 import type { FeedItem, ScheduleCursor } from '../../functions/schedule/model';
 import { planSchedule } from '../../functions/schedule/plan-schedule';
 import type { LocalCloud } from '../../local/cloud';
 import { type Gateway, startGateway } from '../../local/gateway';
+import { startCloudForTests } from '../schedule/support/cloud';
+import { http } from '../schedule/support/http';
 import { ensureFixtures } from '../support/fixtures';
 import { startStaticServer } from '../support/static-server';
-import { startCloudForTests } from './support/cloud';
-import { http } from './support/http';
 
 let cloud: LocalCloud;
 let gateway: Gateway;

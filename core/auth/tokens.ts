@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type CryptoKey, calculateJwkThumbprint, importJWK, type JWK, jwtVerify, SignJWT } from 'jose';
-import { forbidden, unauthorized } from '../core/errors';
+import { forbidden, unauthorized } from '../errors';
 
 export const ISSUER = 'onair';
 export const AUDIENCE = 'onair-channel-api';

@@ -9,9 +9,9 @@
  * answer lets it measure and absorb that lateness.
  */
 
-import type { IAssetManager, VodRequest, VodResponse } from '../../../engine-container/src/index';
-import type { Logger } from '../../core/logger';
-import type { ScheduleEntry } from '../model';
+import type { Logger } from '../../../core/logger';
+import type { ScheduleEntry } from '../../../functions/schedule/model';
+import type { IAssetManager, VodRequest, VodResponse } from '../../src/index';
 import { DEFAULT_ON_AIR_OPTIONS, type OnAirOptions, onAirAt } from './on-air';
 import type { ScheduleSource } from './schedule-client';
 

@@ -14,7 +14,7 @@ import {
   SSMClient,
 } from '@aws-sdk/client-ssm';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { readOptionalString } from '../core/env';
+import { readOptionalString } from '../env';
 
 export interface KeyStore {
   /** The stored private JWK, or undefined when none exists yet. */

@@ -3,8 +3,9 @@
  * [start, end) holds t, joined at offset t - start and cut at its end; between entries, a gap (the
  * engine plays its slate) lasting until the next entry starts.
  */
-import type { VodResponse } from '../../../engine-container/src/index';
-import type { ScheduleEntry } from '../model';
+
+import type { ScheduleEntry } from '../../../functions/schedule/model';
+import type { VodResponse } from '../../src/index';
 
 export interface OnAirOptions {
   /** A gap with no entry after it (schedule not filled that far) lasts this long, then asks again. */

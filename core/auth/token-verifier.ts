@@ -4,10 +4,10 @@
  * loaded on first use and kept for the life of the container.
  */
 
-import { keyStoreFromEnv, loadOrCreateSigningKey } from '../channel/signing-key';
-import { TokenService } from '../channel/tokens';
-import { readEnum } from '../core/env';
-import type { TokenVerifier } from './auth';
+import type { TokenVerifier } from '../../functions/schedule/auth';
+import { readEnum } from '../env';
+import { keyStoreFromEnv, loadOrCreateSigningKey } from './signing-key';
+import { TokenService } from './tokens';
 
 export function channelTokenVerifier(): TokenVerifier {
   let tokens: Promise<TokenService> | undefined;

@@ -3,7 +3,7 @@
  * size bound enforced while reading (not trusted from Content-Length alone), http(s) only, and the
  * URL guard applied to every redirect hop.
  */
-import { BodyTooLargeError, readBoundedText } from '../core/bounded-body';
+import { BodyTooLargeError, readBoundedText } from './bounded-body';
 import { allowAllUrls, type UrlGuard } from './url-guard';
 
 export type FetchFn = typeof fetch;

@@ -4,8 +4,8 @@
  * checked with zod before anything trusts them. The tenant is the host of the API URL.
  */
 import { z } from 'zod';
-import { type FetchFn, fetchText } from '../bounded-fetch';
-import type { ScheduleChannel, ScheduleEntry } from '../model';
+import { type FetchFn, fetchText } from '../../../core/fetch/bounded-fetch';
+import type { ScheduleChannel, ScheduleEntry } from '../../../functions/schedule/model';
 
 export interface ScheduleClientOptions {
   /** `{schedule_api_url}`, e.g. http://localhost:8090/api/v1. */

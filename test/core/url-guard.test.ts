@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress } from '../../functions/schedule/url-guard';
+import { isPrivateAddress } from '../../core/fetch/url-guard';
 
 describe('isPrivateAddress', () => {
   it('flags loopback, private, link-local and metadata addresses', () => {

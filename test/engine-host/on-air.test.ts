@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ON_AIR_OPTIONS, onAirAt } from '../../functions/schedule/engine-plugin/on-air';
+import { DEFAULT_ON_AIR_OPTIONS, onAirAt } from '../../engine-container/host/schedule/on-air';
 import type { FeedItem } from '../../functions/schedule/model';
 import { toEntry } from '../../functions/schedule/plan-schedule';
 
