@@ -1,12 +1,40 @@
 /**
- * Every fetch the auto-scheduler makes: a timeout over the whole exchange (headers and body), a
- * size bound enforced while reading (not trusted from Content-Length alone), http(s) only, and the
- * URL guard applied to every redirect hop.
+ * The one way onair fetches a URL on someone's behalf (VOD and preroll playlists, webhooks, feeds, the
+ * schedule API, WebVTT): a deadline over the whole exchange (headers and body, enforced by a race
+ * even against a fetch implementation that ignores its signal), a size bound enforced while reading
+ * (not trusted from Content-Length alone), http(s) only, and an optional URL guard applied to every
+ * redirect hop (redirects are followed here, never by fetch itself, so no hop escapes the guard).
  */
+import { TimeoutError, withTimeout } from '../timeout';
 import { BodyTooLargeError, readBoundedText } from './bounded-body';
-import { allowAllUrls, type UrlGuard } from './url-guard';
+import { allowAllUrls, BlockedUrlError, type UrlGuard } from './url-guard';
 
-export type FetchFn = typeof fetch;
+/** The subset of `fetch` used here: tests and hosts may inject their own. */
+export type FetchLike = (
+  url: string,
+  init?: { signal?: AbortSignal; headers?: Record<string, string>; redirect?: 'manual' },
+) => Promise<Response>;
+
+export type FetchErrorCode =
+  | 'not_found'
+  | 'http_error'
+  | 'timeout'
+  | 'too_large'
+  | 'network'
+  | 'blocked'
+  | 'bad_url'
+  | 'too_many_redirects';
+
+export class FetchError extends Error {
+  override name = 'FetchError';
+  constructor(
+    message: string,
+    readonly code: FetchErrorCode,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 export interface FetchLimits {
   timeoutMs: number;
@@ -15,7 +43,8 @@ export interface FetchLimits {
 
 export interface FetchTextOptions extends FetchLimits {
   headers?: Record<string, string>;
-  fetch?: FetchFn;
+  fetch?: FetchLike;
+  /** Checked before every hop; throws to refuse. Default: every URL allowed. */
   guard?: UrlGuard;
 }
 
@@ -28,51 +57,70 @@ export interface FetchedText {
   url: string;
 }
 
-export class FetchError extends Error {
-  override name = 'FetchError';
-}
-
 const MAX_REDIRECTS = 5;
+
+function parseUrl(url: string | URL, base?: URL): URL {
+  try {
+    return new URL(url, base);
+  } catch {
+    throw new FetchError(`${String(url)} is not a valid URL`, 'bad_url');
+  }
+}
 
 async function readBody(res: Response, maxBytes: number, url: string): Promise<string> {
   try {
     return await readBoundedText(res, maxBytes, url);
   } catch (err) {
-    if (err instanceof BodyTooLargeError) throw new FetchError(err.message);
+    if (err instanceof BodyTooLargeError) throw new FetchError(err.message, 'too_large');
     throw err;
   }
 }
 
 async function exchange(url: string, options: FetchTextOptions, signal: AbortSignal): Promise<FetchedText> {
-  const doFetch = options.fetch ?? fetch;
+  const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as FetchLike);
   const guard = options.guard ?? allowAllUrls;
-  let current = new URL(url);
+  let current = parseUrl(url);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (current.protocol !== 'http:' && current.protocol !== 'https:') {
-      throw new FetchError(`${current}: only http and https URLs are fetched`);
+      throw new FetchError(`${current}: only http and https URLs are fetched`, 'bad_url');
     }
     await guard(current);
-    const res = await doFetch(current, { headers: options.headers, redirect: 'manual', signal });
+    const href = current.toString();
+    const res = await doFetch(href, { headers: options.headers, redirect: 'manual', signal });
     const location = res.headers.get('location');
     if (res.status >= 300 && res.status < 400 && res.status !== 304 && location) {
       await res.body?.cancel();
-      current = new URL(location, current);
+      current = parseUrl(location, current);
       continue;
     }
-    const text = res.status === 304 ? '' : await readBody(res, options.maxBytes, current.toString());
-    return { status: res.status, headers: res.headers, text, url: current.toString() };
+    const text = res.status === 304 ? '' : await readBody(res, options.maxBytes, href);
+    return { status: res.status, headers: res.headers, text, url: href };
   }
-  throw new FetchError(`${url}: more than ${MAX_REDIRECTS} redirects`);
+  throw new FetchError(`${url}: more than ${MAX_REDIRECTS} redirects`, 'too_many_redirects');
 }
 
 /** GET a text resource within the limits; non-2xx/304 statuses are returned, not thrown. */
 export async function fetchText(url: string, options: FetchTextOptions): Promise<FetchedText> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const controller = new AbortController();
+  const work = exchange(url, options, controller.signal);
   try {
-    return await exchange(url, options, signal);
+    return await withTimeout(work, options.timeoutMs, `fetching ${url}`);
   } catch (err) {
-    if (signal.aborted) throw new FetchError(`${url}: no complete response within ${options.timeoutMs} ms`);
+    controller.abort();
+    work.catch(() => undefined);
     if (err instanceof FetchError) throw err;
-    throw new FetchError(`${url}: ${(err as Error).message}`);
+    if (err instanceof BlockedUrlError) throw new FetchError(err.message, 'blocked');
+    if (err instanceof TimeoutError)
+      throw new FetchError(`${url} did not answer within ${options.timeoutMs} ms`, 'timeout');
+    throw new FetchError(`${url}: ${(err as Error).message}`, 'network');
   }
+}
+
+/** GET a text resource that must answer 2xx: a 404 or any other status is a FetchError. */
+export async function fetchOkText(url: string, options: FetchTextOptions): Promise<string> {
+  const res = await fetchText(url, options);
+  if (res.status === 404) throw new FetchError(`${url} returned 404`, 'not_found', 404);
+  if (res.status < 200 || res.status > 299)
+    throw new FetchError(`${url} returned ${res.status}`, 'http_error', res.status);
+  return res.text;
 }

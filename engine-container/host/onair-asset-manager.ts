@@ -3,8 +3,9 @@
  * it has one. WebHook: whatever the channel's webhook answers (webhook.ts). Errors are the engine's to
  * handle: it plays the slate and calls handleError.
  */
+
+import type { FetchLike } from '../../core/fetch/bounded-fetch';
 import type { Channel, IAssetManager, VodRequest, VodResponse } from '../src/types';
-import type { FetchLike } from '../src/util/fetch-text';
 import type { OnairChannelOptions } from './channel-table-manager';
 import { callWebhook } from './webhook';
 

@@ -6,9 +6,9 @@
  * match → the engine plays its slate (and logs why).
  */
 import { z } from 'zod';
+import { type FetchLike, fetchOkText } from '../../core/fetch/bounded-fetch';
 import { httpUrl } from '../../core/validation';
 import type { VodResponse } from '../src/types';
-import { type FetchLike, fetchText } from '../src/util/fetch-text';
 
 const ms = z.number().int().nonnegative();
 
@@ -68,7 +68,8 @@ export async function callWebhook(
   channelId: string,
   opts: WebhookOptions,
 ): Promise<VodResponse> {
-  const body = await fetchText(opts.fetch, webhookUrl(url, channelId), {
+  const body = await fetchOkText(webhookUrl(url, channelId), {
+    fetch: opts.fetch,
     timeoutMs: opts.timeoutMs,
     maxBytes: 64 * 1024,
   });

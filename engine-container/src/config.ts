@@ -6,9 +6,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, readInt } from '../../core/env';
+import type { FetchLike } from '../../core/fetch/bounded-fetch';
 import type { PlayoutLogStore } from './playout/log-store';
 import type { IChannelManager, IStreamSwitchManager } from './types';
-import type { FetchLike } from './util/fetch-text';
 
 const ms = () => z.number().int().nonnegative();
 const positiveMs = () => z.number().int().positive();

@@ -3,6 +3,7 @@
  * Engine drives it from timers; tests drive it with a fake clock (24 hours in a few seconds).
  */
 import { createLogger, type Logger } from '../../core/logger';
+import { withTimeout } from '../../core/timeout';
 import { ChannelPlaylists } from './channel/channel-playlists';
 import { ChannelPlayout } from './channel/channel-playout';
 import { Planner } from './channel/planner';
@@ -13,7 +14,6 @@ import { Metrics } from './metrics';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
 import type { Channel, IAssetManager } from './types';
-import { withTimeout } from './util/timeout';
 import { loadVod } from './vod/load-vod';
 import { VodCache } from './vod/vod-cache';
 

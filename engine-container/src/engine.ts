@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../../core/env';
+import { withTimeout } from '../../core/timeout';
 import { type EngineConfig, type EngineOptions, resolveConfig } from './config';
 import { EngineCore } from './engine-core';
 import type { EngineEvents } from './events';
@@ -15,7 +16,6 @@ import { handleRequest, type ServerContext } from './server/routes';
 import { VttSlicer } from './server/vtt';
 import type { Channel, IAssetManager } from './types';
 import { TaskLoop } from './util/task-loop';
-import { withTimeout } from './util/timeout';
 
 /** The tick never spins faster than this, whatever the channels ask. */
 const MIN_TICK_MS = 20;

@@ -1,5 +1,6 @@
 /** The playout engine's public API. */
 
+export type { FetchLike } from '../../core/fetch/bounded-fetch';
 export { type EngineConfig, type EngineOptions, resolveConfig } from './config';
 export { Engine } from './engine';
 export { type ChannelRuntime, EngineCore } from './engine-core';
@@ -25,5 +26,4 @@ export type {
   VodRequest,
   VodResponse,
 } from './types';
-export type { FetchLike } from './util/fetch-text';
 export { loadVod, VodLoadError } from './vod/load-vod';

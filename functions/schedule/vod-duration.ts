@@ -41,7 +41,7 @@ export function createDurationCache(options: DurationCacheOptions = {}): Duratio
 
 async function fetchPlaylist(url: string, options: FetchTextOptions): Promise<{ text: string; url: string }> {
   const res = await fetchText(url, options);
-  if (res.status !== 200) throw new FetchError(`${url}: HTTP ${res.status}`);
+  if (res.status !== 200) throw new FetchError(`${url}: HTTP ${res.status}`, 'http_error', res.status);
   assertPlaylist(res.text);
   return res;
 }

@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { FetchLike } from '../../core/fetch/bounded-fetch';
 import { resolveConfig } from '../../engine-container/src/config';
 import { EngineCore } from '../../engine-container/src/engine-core';
-import type { FetchLike } from '../../engine-container/src/util/fetch-text';
 import { ClockKeeper, type ClockKeeping } from './clock-keeping';
 import { type LivePlaylist, parseLivePlaylist } from './live-playlist';
 import { RotatingAssets } from './rotating-assets';

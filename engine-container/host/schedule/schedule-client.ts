@@ -4,7 +4,7 @@
  * checked with zod before anything trusts them. The tenant is the host of the API URL.
  */
 import { z } from 'zod';
-import { type FetchFn, fetchText } from '../../../core/fetch/bounded-fetch';
+import { type FetchLike, fetchText } from '../../../core/fetch/bounded-fetch';
 import type { ScheduleChannel, ScheduleEntry } from '../../../functions/schedule/model';
 
 export interface ScheduleClientOptions {
@@ -14,7 +14,7 @@ export interface ScheduleClientOptions {
   token?: string | (() => Promise<string>);
   timeoutMs?: number;
   maxBytes?: number;
-  fetch?: FetchFn;
+  fetch?: FetchLike;
 }
 
 export interface ScheduleSource {

@@ -4,13 +4,13 @@
  * loadable slate, the synthetic gap) and reports the error. It never throws: the stream never stops.
  */
 import type { Logger } from '../../../core/logger';
+import { withTimeout } from '../../../core/timeout';
 import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import type { Metrics } from '../metrics';
 import { loopDraft, type VodPlan, vodDraft } from '../playout/drafts';
 import type { ItemDraft } from '../playout/item';
 import type { Channel, IAssetManager, ScheduleEvent, VodResponse } from '../types';
-import { withTimeout } from '../util/timeout';
 import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
 import { gapUri } from '../vod/synthetic-gap';
 import type { VodCache } from '../vod/vod-cache';

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, HttpError } from '../../../core/errors';
-import { type FetchLike, fetchText } from '../util/fetch-text';
+import { type FetchLike, fetchOkText } from '../../../core/fetch/bounded-fetch';
 import { send } from './respond';
 
 export const VTT_TYPE = 'text/vtt; charset=utf-8';
@@ -54,7 +54,7 @@ export class VttSlicer {
   private source(uri: string): Promise<string> {
     let text = this.texts.get(uri);
     if (!text) {
-      text = fetchText(this.fetchFn, uri, { timeoutMs: this.timeoutMs, maxBytes: this.maxBytes });
+      text = fetchOkText(uri, { timeoutMs: this.timeoutMs, maxBytes: this.maxBytes, fetch: this.fetchFn });
       text.catch(() => this.texts.delete(uri));
       if (this.texts.size >= 32) this.texts.delete(this.texts.keys().next().value!);
       this.texts.set(uri, text);

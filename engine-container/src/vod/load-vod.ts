@@ -3,10 +3,11 @@
  * renditions) or a bare media playlist (one variant). Every failure becomes a VodLoadError with a
  * stable code, which the planner turns into a slate and reports to the asset manager.
  */
+
+import { FetchError, type FetchLike, fetchOkText } from '../../../core/fetch/bounded-fetch';
+import { TimeoutError, withTimeout } from '../../../core/timeout';
 import { isMasterPlaylist, type MasterMedia, PlaylistError, parseMasterPlaylist } from '../hls/parse-master';
 import { type MediaPlaylist, parseMediaPlaylist } from '../hls/parse-media';
-import { FetchError, type FetchLike, fetchText } from '../util/fetch-text';
-import { TimeoutError, withTimeout } from '../util/timeout';
 import { buildParsedVod, type ParsedVod } from './parsed-vod';
 
 export interface VodLoadOptions {
@@ -47,7 +48,7 @@ function toVodError(err: unknown, uri: string): VodLoadError {
 
 async function load(uri: string, opts: VodLoadOptions): Promise<ParsedVod> {
   const get = (url: string) =>
-    fetchText(opts.fetch, url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxPlaylistBytes });
+    fetchOkText(url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxPlaylistBytes, fetch: opts.fetch });
   const media = async (url: string): Promise<MediaPlaylist> => parseMediaPlaylist(await get(url), url);
   const text = await get(uri);
   if (!isMasterPlaylist(text)) {

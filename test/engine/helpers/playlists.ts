@@ -1,5 +1,5 @@
 /** Small HLS sources written as strings, and an in-memory origin serving them through a fetch function. */
-import type { FetchLike } from '../../../engine-container/src/util/fetch-text';
+import type { FetchLike } from '../../../core/fetch/bounded-fetch';
 
 export interface MediaOptions {
   /** Segment name prefix (relative URIs: `<prefix><i>.<ext>`). */
