@@ -7,7 +7,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { createScheduleRoutes } from '../functions/schedule/routes';
+import { createScheduleRoutes } from '../functions/schedule/api/routes';
 import { apiFunction } from './api-function';
 import { ServiceHttpApi } from './http-api';
 import { signingKeyAccess } from './signing-key-access';

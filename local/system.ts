@@ -90,7 +90,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     if (wanted.has('schedule')) {
       const schedule = await import('../functions/schedule/handler');
       await serve('schedule', schedule.handler, ports.schedule);
-      const { startScheduler } = await import('../functions/schedule/start-scheduler');
+      const { startScheduler } = await import('../functions/schedule/scheduler/start-scheduler');
       running.push(startScheduler());
       urls.schedule = `${urls.schedule}/api/v1`;
     }

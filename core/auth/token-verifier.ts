@@ -4,12 +4,18 @@
  * loaded on first use and kept for the life of the container.
  */
 
-import type { TokenVerifier } from '../../functions/schedule/auth';
-import { readEnum } from '../env';
+import type { ApiRequest } from '../http';
 import { keyStoreFromEnv, loadOrCreateSigningKey } from './signing-key';
-import { TokenService } from './tokens';
+import { type Environment, TokenService } from './tokens';
 
-export function channelTokenVerifier(): TokenVerifier {
+/**
+ * Verifies the raw `x-jwt` header value (undefined when absent). Throws an HttpError (401/403)
+ * to refuse; any other error is treated as a refusal too.
+ */
+export type TokenVerifier = (xJwtHeader: string | undefined, req: ApiRequest) => Promise<unknown>;
+
+/** `stage` is the deployment's environment: a token works only in the environment it names. */
+export function channelTokenVerifier(stage: Environment): TokenVerifier {
   let tokens: Promise<TokenService> | undefined;
   return async (header) => {
     tokens ??= loadOrCreateSigningKey(keyStoreFromEnv())
@@ -18,6 +24,6 @@ export function channelTokenVerifier(): TokenVerifier {
         tokens = undefined; // a failed load (e.g. SSM unreachable) is retried on the next request
         throw err;
       });
-    return (await tokens).authenticate(header, readEnum('ONAIR_STAGE', ['test', 'prod'] as const, 'test'));
+    return (await tokens).authenticate(header, stage);
   };
 }

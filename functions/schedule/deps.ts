@@ -5,17 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TokenVerifier } from '../../core/auth/token-verifier';
 import { documentClient } from '../../core/aws';
 import { allowAllUrls, blockPrivateUrls } from '../../core/fetch/url-guard';
 import { logger } from '../../core/logger';
 import { tableName, tables } from '../../core/resources';
-import { type Authenticate, createAuthenticator, type TokenVerifier } from './auth';
+import { type Authenticate, createAuthenticator } from './api/auth';
 import { readScheduleApiConfig, readSchedulerConfig } from './config';
-import { runFeed, type SchedulerDeps } from './scheduler';
+import { runFeed, type SchedulerDeps } from './scheduler/scheduler';
+import { cachedDurationResolver, createDurationCache } from './scheduler/vod-duration';
 import { type ChannelStore, dynamoChannelStore } from './stores/channel-store';
 import { dynamoEntryStore, type EntryStore } from './stores/entry-store';
 import { dynamoFeedStore, type FeedKey, type FeedStore } from './stores/feed-store';
-import { cachedDurationResolver, createDurationCache } from './vod-duration';
 
 export interface ScheduleStores {
   channels: ChannelStore;

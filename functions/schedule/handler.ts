@@ -4,19 +4,20 @@
  */
 
 import { channelTokenVerifier } from '../../core/auth/token-verifier';
-import { readString } from '../../core/env';
+import { readEnum } from '../../core/env';
 import { createApiHandler } from '../../core/http';
+import { createScheduleRoutes } from './api/routes';
 import { apiDepsFromEnv, type ScheduleApiDeps } from './deps';
-import { createScheduleRoutes } from './routes';
 
+const stage = readEnum('ONAIR_STAGE', ['test', 'prod'] as const, 'test');
 let deps: ScheduleApiDeps | undefined;
 
 export const scheduleRoutes = createScheduleRoutes(() => {
-  deps ??= apiDepsFromEnv({ verifyToken: channelTokenVerifier() });
+  deps ??= apiDepsFromEnv({ verifyToken: channelTokenVerifier(stage) });
   return deps;
 });
 
 export const handler = createApiHandler(scheduleRoutes, {
-  stage: readString('ONAIR_STAGE', 'test'),
+  stage,
   maxBodyBytes: 16 * 1024,
 });

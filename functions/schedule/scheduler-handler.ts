@@ -3,7 +3,7 @@
  * feed. Returns a summary (visible in the invocation result and the logs).
  */
 import { schedulerDepsFromEnv } from './deps';
-import { runScheduler, type SchedulerDeps } from './scheduler';
+import { runScheduler, type SchedulerDeps } from './scheduler/scheduler';
 
 let deps: SchedulerDeps | undefined;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ON_AIR_OPTIONS, onAirAt } from '../../engine-container/host/schedule/on-air';
 import type { FeedItem } from '../../functions/schedule/model';
-import { toEntry } from '../../functions/schedule/plan-schedule';
+import { toEntry } from '../../functions/schedule/planning/plan-schedule';
 
 const t0 = Date.UTC(2024, 4, 1, 12);
 const item = (id: string, durationMs: number): FeedItem => ({

@@ -9,7 +9,7 @@ import { Engine, type VodRequest, type VodResponse } from '../../engine-containe
 import { dynamoScheduleStores } from '../../functions/schedule/deps';
 import { handler } from '../../functions/schedule/handler';
 import type { FeedItem, ScheduleCursor } from '../../functions/schedule/model';
-import { planSchedule } from '../../functions/schedule/plan-schedule';
+import { planSchedule } from '../../functions/schedule/planning/plan-schedule';
 import type { LocalCloud } from '../../local/cloud';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { startCloudForTests } from '../schedule/support/cloud';

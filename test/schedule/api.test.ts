@@ -3,13 +3,13 @@
  * on DynamoDB Local: response shapes, tenants, validation and conflicts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TokenVerifier } from '../../core/auth/token-verifier';
 import { ConfigError } from '../../core/env';
 import { forbidden } from '../../core/errors';
 import { createApiHandler } from '../../core/http';
-import type { TokenVerifier } from '../../functions/schedule/auth';
+import { createScheduleRoutes } from '../../functions/schedule/api/routes';
 import { apiDepsFromEnv } from '../../functions/schedule/deps';
 import { handler } from '../../functions/schedule/handler';
-import { createScheduleRoutes } from '../../functions/schedule/routes';
 import type { LocalCloud } from '../../local/cloud';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { startCloudForTests } from './support/cloud';

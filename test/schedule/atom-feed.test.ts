@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FeedFormatError, parseAtomFeed } from '../../functions/schedule/atom-feed';
+import { FeedFormatError, parseAtomFeed } from '../../functions/schedule/planning/atom-feed';
 
 const entry = (id: string, title: string, link: string) =>
   `<entry><title>${title}</title><id>${id}</id><link>${link}</link></entry>`;

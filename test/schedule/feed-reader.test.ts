@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger';
-import { type FeedReaderDeps, readFeed } from '../../functions/schedule/feed-reader';
 import type { StoredFeed } from '../../functions/schedule/model';
-import { cachedDurationResolver, createDurationCache } from '../../functions/schedule/vod-duration';
+import { type FeedReaderDeps, readFeed } from '../../functions/schedule/scheduler/feed-reader';
+import { cachedDurationResolver, createDurationCache } from '../../functions/schedule/scheduler/vod-duration';
 import {
   atomFeed,
   type FeedServer,

@@ -4,7 +4,7 @@ import {
   mediaPlaylistDurationMs,
   PlaylistFormatError,
   secondsToMicros,
-} from '../../functions/schedule/hls-playlist';
+} from '../../functions/schedule/planning/hls-playlist';
 
 const media = (durations: string[]) =>
   [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedItem, ScheduleCursor } from '../../functions/schedule/model';
-import { nextItemIndex, planSchedule, restartTime } from '../../functions/schedule/plan-schedule';
+import { nextItemIndex, planSchedule, restartTime } from '../../functions/schedule/planning/plan-schedule';
 
 const HOUR = 3600_000;
 const items: FeedItem[] = [

@@ -4,8 +4,8 @@
  * engine plays its slate) lasting until the next entry starts.
  */
 
-import type { ScheduleEntry } from '../../../functions/schedule/model';
 import type { VodResponse } from '../../src/index';
+import type { ScheduleEntry } from './schedule-client';
 
 export interface OnAirOptions {
   /** A gap with no entry after it (schedule not filled that far) lasts this long, then asks again. */

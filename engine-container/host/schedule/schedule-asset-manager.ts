@@ -10,10 +10,9 @@
  */
 
 import type { Logger } from '../../../core/logger';
-import type { ScheduleEntry } from '../../../functions/schedule/model';
 import type { IAssetManager, VodRequest, VodResponse } from '../../src/index';
 import { DEFAULT_ON_AIR_OPTIONS, type OnAirOptions, onAirAt } from './on-air';
-import type { ScheduleSource } from './schedule-client';
+import type { ScheduleEntry, ScheduleSource } from './schedule-client';
 
 export interface ScheduleAssetManagerOptions {
   source: ScheduleSource;

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { type FetchLike, fetchText } from '../../../core/fetch/bounded-fetch';
-import type { ScheduleChannel, ScheduleEntry } from '../../../functions/schedule/model';
 
 export interface ScheduleClientOptions {
   /** `{schedule_api_url}`, e.g. http://localhost:8090/api/v1. */
@@ -23,25 +22,26 @@ export interface ScheduleSource {
   schedule(channelId: string, fromMs: number, toMs: number): Promise<ScheduleEntry[]>;
 }
 
-const channelsSchema = z.array(
-  z.object({ id: z.string(), tenant: z.string(), title: z.string() }).passthrough(),
-);
-const entriesSchema = z.array(
-  z
-    .object({
-      id: z.string(),
-      channelId: z.string(),
-      title: z.string(),
-      start_time: z.number(),
-      end_time: z.number(),
-      start: z.string(),
-      end: z.string(),
-      url: z.string(),
-      duration: z.number(),
-      type: z.literal('VOD'),
-    })
-    .passthrough(),
-);
+const channelSchema = z.object({ id: z.string(), tenant: z.string(), title: z.string() }).passthrough();
+const channelsSchema = z.array(channelSchema);
+const entrySchema = z.object({
+  id: z.string(),
+  channelId: z.string(),
+  title: z.string(),
+  start_time: z.number(),
+  end_time: z.number(),
+  start: z.string(),
+  end: z.string(),
+  url: z.string(),
+  duration: z.number(),
+  type: z.literal('VOD'),
+});
+const entriesSchema = z.array(entrySchema.passthrough());
+
+/** A channel as the schedule API lists it (docs/schedule-api.md). */
+export type ScheduleChannel = z.infer<typeof channelSchema>;
+/** A schedule entry as the schedule API returns it: the plug-in's own view of the wire format. */
+export type ScheduleEntry = z.infer<typeof entrySchema>;
 
 export class ScheduleApiError extends Error {
   override name = 'ScheduleApiError';

@@ -10,7 +10,7 @@
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { batchDelete, isTransactionConflict, queryAll } from '../../../core/dynamo';
 import { channelKey, type ScheduleCursor, type ScheduleEntry } from '../model';
-import type { PlannedEntry } from '../plan-schedule';
+import type { PlannedEntry } from '../planning/plan-schedule';
 import { toChannelRecord } from './channel-store';
 
 export interface CursorRead {

@@ -3,8 +3,8 @@
  * variant when the URL is a master playlist), cached by URL so a feed that repeats a VOD, or a
  * scheduler run after the previous one, does not download the same playlists again.
  */
-import { FetchError, type FetchTextOptions, fetchText } from '../../core/fetch/bounded-fetch';
-import { assertPlaylist, firstVariantUri, mediaPlaylistDurationMs } from './hls-playlist';
+import { FetchError, type FetchTextOptions, fetchText } from '../../../core/fetch/bounded-fetch';
+import { assertPlaylist, firstVariantUri, mediaPlaylistDurationMs } from '../planning/hls-playlist';
 
 export interface DurationCache {
   get(url: string): number | undefined;

@@ -3,12 +3,12 @@
  * tenant (the host it was sent to) and passes the authentication hook first.
  */
 
-import { badRequest, conflict, notFound } from '../../core/errors';
-import { type ApiRequest, json, type Route } from '../../core/http';
-import { logger } from '../../core/logger';
-import { parseWith } from '../../core/validation';
-import type { ScheduleApiDeps } from './deps';
-import type { Feed, ScheduleChannel, StoredFeed } from './model';
+import { badRequest, conflict, notFound } from '../../../core/errors';
+import { type ApiRequest, json, type Route } from '../../../core/http';
+import { logger } from '../../../core/logger';
+import { parseWith } from '../../../core/validation';
+import type { ScheduleApiDeps } from '../deps';
+import type { Feed, ScheduleChannel, StoredFeed } from '../model';
 import { scheduleRange } from './schedule-range';
 import { createChannelSchema, createFeedSchema } from './schemas';
 import { bodyTenant, tenantOf } from './tenant';

@@ -2,8 +2,8 @@
  * The tenant of a request is `<schedule_host>`: the host:port it was sent to (seed 000 B), so each
  * host name a deployment answers on sees only its own channels and feeds.
  */
-import { badRequest } from '../../core/errors';
-import type { ApiRequest } from '../../core/http';
+import { badRequest } from '../../../core/errors';
+import type { ApiRequest } from '../../../core/http';
 
 /** Host names are case-insensitive: one tenant whatever the client's spelling. */
 export const tenantOf = (req: Pick<ApiRequest, 'host'>): string => req.host.trim().toLowerCase();

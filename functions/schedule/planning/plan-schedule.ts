@@ -2,7 +2,7 @@
  * The auto-scheduler's filling algorithm, pure: given where the schedule ends, the feed's items and
  * the clock, the entries that extend it to the horizon. Everything with I/O lives elsewhere.
  */
-import type { FeedItem, ScheduleCursor, ScheduleEntry } from './model';
+import type { FeedItem, ScheduleCursor, ScheduleEntry } from '../model';
 
 export interface PlanInput {
   channelId: string;

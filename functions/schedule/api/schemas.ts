@@ -9,7 +9,7 @@
  * Unknown fields are refused (400 naming the field), so a typo never passes silently.
  */
 import { z } from 'zod';
-import { httpUrl } from '../../core/validation';
+import { httpUrl } from '../../../core/validation';
 
 export const SCHEDULE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const MAX_RETENTION_HOURS = 8760;

@@ -2,8 +2,8 @@
  * The auto-scheduler on a timer, for the local runner (in AWS an EventBridge rule invokes
  * scheduler-handler.ts instead). Nothing starts at import time.
  */
-import { readInt } from '../../core/env';
-import { schedulerDepsFromEnv } from './deps';
+import { readInt } from '../../../core/env';
+import { schedulerDepsFromEnv } from '../deps';
 import { runScheduler, type SchedulerDeps } from './scheduler';
 
 export interface SchedulerHandle {

@@ -5,16 +5,11 @@
  * service's token check) decides. The tenant stays the host the request was sent to.
  */
 
-import { ConfigError } from '../../core/env';
-import { HttpError, unauthorized } from '../../core/errors';
-import type { ApiRequest } from '../../core/http';
-import { logger } from '../../core/logger';
-
-/**
- * Verifies the raw `x-jwt` header value (undefined when absent). Throws an HttpError (401/403)
- * to refuse; any other error is treated as a refusal too.
- */
-export type TokenVerifier = (xJwtHeader: string | undefined, req: ApiRequest) => Promise<unknown>;
+import type { TokenVerifier } from '../../../core/auth/token-verifier';
+import { ConfigError } from '../../../core/env';
+import { HttpError, unauthorized } from '../../../core/errors';
+import type { ApiRequest } from '../../../core/http';
+import { logger } from '../../../core/logger';
 
 /** Resolves when the request may proceed; throws an HttpError otherwise. */
 export type Authenticate = (req: ApiRequest) => Promise<void>;

@@ -3,7 +3,7 @@
  * `?start=&end=` are ISO 8601 instants (end exclusive, at most maxRangeDays apart); neither means
  * today (UTC). Bad input is a 400 naming the parameter.
  */
-import { badRequest } from '../../core/errors';
+import { badRequest } from '../../../core/errors';
 
 export interface TimeRange {
   fromMs: number;

@@ -4,13 +4,13 @@
  * EventBridge rule runs exactly that); `startScheduler` repeats it on a timer for the local runner.
  */
 
-import type { FetchTextOptions } from '../../core/fetch/bounded-fetch';
-import type { Logger } from '../../core/logger';
-import { mapLimit } from '../../core/map-limit';
+import type { FetchTextOptions } from '../../../core/fetch/bounded-fetch';
+import type { Logger } from '../../../core/logger';
+import { mapLimit } from '../../../core/map-limit';
+import { planSchedule } from '../planning/plan-schedule';
+import type { EntryStore } from '../stores/entry-store';
+import type { FeedKey, FeedStore } from '../stores/feed-store';
 import { readFeed } from './feed-reader';
-import { planSchedule } from './plan-schedule';
-import type { EntryStore } from './stores/entry-store';
-import type { FeedKey, FeedStore } from './stores/feed-store';
 import type { DurationResolver } from './vod-duration';
 
 export interface SchedulerDeps {

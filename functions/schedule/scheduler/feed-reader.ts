@@ -5,11 +5,11 @@
  * cannot be read at all keeps its last good items, so the channel keeps being scheduled.
  */
 
-import { type FetchTextOptions, fetchText } from '../../core/fetch/bounded-fetch';
-import type { Logger } from '../../core/logger';
-import { mapLimit } from '../../core/map-limit';
-import { parseAtomFeed } from './atom-feed';
-import type { FeedFetchState, FeedItem, StoredFeed } from './model';
+import { type FetchTextOptions, fetchText } from '../../../core/fetch/bounded-fetch';
+import type { Logger } from '../../../core/logger';
+import { mapLimit } from '../../../core/map-limit';
+import type { FeedFetchState, FeedItem, StoredFeed } from '../model';
+import { parseAtomFeed } from '../planning/atom-feed';
 import type { DurationResolver } from './vod-duration';
 
 export interface FeedReaderDeps {
