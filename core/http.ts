@@ -57,20 +57,44 @@ export const json = (status: number, body?: unknown, headers?: Record<string, st
   headers,
 });
 
+/** No id in any of our APIs is longer; a longer path segment is refused before it reaches a store. */
+export const MAX_PATH_PARAM_LENGTH = 256;
+
+/**
+ * The one place a path parameter is decoded: malformed percent-encoding, control characters and
+ * over-long values are the caller's fault (400 naming the parameter), never a 500 from deeper down.
+ */
+export function decodePathParam(name: string, raw: string): string {
+  let value: string;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    throw badRequest(`path parameter ${name} is not valid percent-encoding`, name);
+  }
+  if (value.length > MAX_PATH_PARAM_LENGTH)
+    throw badRequest(`path parameter ${name} is longer than ${MAX_PATH_PARAM_LENGTH} characters`, name);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    throw badRequest(`path parameter ${name} contains control characters`, name);
+  return value;
+}
+
+/** The parameters of `path` under `template`, or undefined when it does not match (throws 400 on a bad parameter). */
 export function matchPath(template: string, path: string): Record<string, string> | undefined {
   const want = template.split('/');
   const got = path.split('/');
   if (want.length !== got.length) return undefined;
-  const params: Record<string, string> = {};
+  const raw: [string, string][] = [];
   for (let i = 0; i < want.length; i++) {
     const w = want[i]!;
     const g = got[i]!;
     if (w.startsWith('{') && w.endsWith('}')) {
       if (g === '') return undefined;
-      params[w.slice(1, -1)] = decodeURIComponent(g);
+      raw.push([w.slice(1, -1), g]);
     } else if (w !== g) return undefined;
   }
-  return params;
+  // Decoded only once the literal segments matched, so a bad parameter never hides a 404.
+  return Object.fromEntries(raw.map(([name, value]) => [name, decodePathParam(name, value)]));
 }
 
 export function toErrorResponse(err: unknown, requestId?: string): APIGatewayProxyStructuredResultV2 {
