@@ -7,7 +7,8 @@ import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileKeyStore } from '../../core/auth/signing-key';
 import { TokenService } from '../../core/auth/tokens';
-import { createChannelHandler } from '../../functions/channel/handler';
+import { createChannelHandler } from '../../functions/channel/channel-api';
+import { channelConfigFromEnv } from '../../functions/channel/config';
 import { issueOperatorToken } from '../../functions/channel/operator-token';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { type RunningSystem, startSystem } from '../../local/system';
@@ -24,21 +25,17 @@ beforeAll(async () => {
   });
   api = system.urls.channel!;
   // A production deployment of the same handler, sharing the key and the tables.
-  prod = await startGateway('channel-prod', createChannelHandler({ ...testConfig(), stage: 'prod' }), 0);
+  prod = await startGateway(
+    'channel-prod',
+    createChannelHandler({ ...channelConfigFromEnv(), stage: 'prod' }),
+    0,
+  );
 });
 
 afterAll(async () => {
   await prod?.close();
   await system?.stop();
 });
-
-function testConfig() {
-  return {
-    stage: 'test' as const,
-    playbackBaseUrl: system.env.PLAYBACK_BASE_URL!,
-    tokenLimits: { perEmailPerDay: 2, perSourceIpPerHour: 1000 },
-  };
-}
 
 let emailCounter = 0;
 async function trialToken(): Promise<{ token: string; tenant: string }> {
