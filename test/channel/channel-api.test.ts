@@ -193,6 +193,50 @@ describe('channels', () => {
   });
 });
 
+describe('the injected clock', () => {
+  let clock = 0;
+  let timed: Gateway;
+  beforeAll(async () => {
+    timed = await startGateway(
+      'channel-clock',
+      createChannelHandler(channelConfigFromEnv(), { now: () => clock }),
+      0,
+    );
+  });
+  afterAll(() => timed?.close());
+
+  const tokenAt = (iso: string, email: string) => {
+    clock = Date.parse(iso);
+    return post('/token', { company: 'Acme', email }, undefined, timed.url);
+  };
+
+  it('dates a trial token to expire 30 days after its clock', async () => {
+    const res = await tokenAt('2031-03-01T12:00:00Z', 'dated@acme.test');
+    expect(await res.json()).toMatchObject({ expiresAt: '2031-03-31T12:00:00.000Z' });
+  });
+
+  it('refuses its own token once its clock passes the expiry', async () => {
+    const { token } = (await (await tokenAt('2031-04-01T00:00:00Z', 'expiring@acme.test')).json()) as {
+      token: string;
+    };
+    expect((await get('/channel', token, timed.url)).status).toBe(200);
+    clock = Date.parse('2031-05-01T00:00:01Z');
+    const res = await get('/channel', token, timed.url);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ message: 'token expired' });
+  });
+
+  it('counts the email limit per day of its clock and says how long until midnight', async () => {
+    const email = 'midnight@acme.test';
+    expect((await tokenAt('2031-06-01T23:59:00Z', email)).status).toBe(201);
+    expect((await tokenAt('2031-06-01T23:59:10Z', email)).status).toBe(201);
+    const refused = await tokenAt('2031-06-01T23:59:30Z', email);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect((await tokenAt('2031-06-02T00:00:00Z', email)).status).toBe(201);
+  });
+});
+
 describe('validation', () => {
   let token: string;
   beforeAll(async () => {
