@@ -5,8 +5,14 @@
  * (default .data/keys/jwt-es256.jwk.json, the key `npm start` uses).
  */
 import { parseArgs } from 'node:util';
-import { HttpError } from '../core/errors';
-import { issueOperatorToken } from '../functions/channel/operator-token';
+import { keyStoreFromEnv } from '../core/auth/signing-key';
+import {
+  issueOperatorToken,
+  type OperatorTokenRequest,
+  operatorTokenProblems,
+} from '../functions/channel/operator-token';
+
+const USAGE = 'usage: npm run token -- --tenant <id> [--max-channels N] [--env test|prod] [--days N]';
 
 const { values } = parseArgs({
   options: {
@@ -18,19 +24,25 @@ const { values } = parseArgs({
 });
 
 if (!values.tenant || (values.env !== 'test' && values.env !== 'prod')) {
-  console.error('usage: npm run token -- --tenant <id> [--max-channels N] [--env test|prod] [--days N]');
+  console.error(USAGE);
   process.exit(2);
 }
 
+const request: OperatorTokenRequest = {
+  tenant: values.tenant,
+  maxChannels: Number(values['max-channels']),
+  env: values.env,
+  days: Number(values.days),
+};
+const problems = operatorTokenProblems(request);
+if (problems.length > 0) {
+  for (const p of problems) console.error(`${p.field}: ${p.message}`);
+  process.exit(1);
+}
+
 try {
-  const issued = await issueOperatorToken({
-    tenant: values.tenant,
-    maxChannels: Number(values['max-channels']),
-    env: values.env,
-    days: Number(values.days),
-  });
-  console.log(JSON.stringify(issued, null, 2));
+  console.log(JSON.stringify(await issueOperatorToken(request, keyStoreFromEnv()), null, 2));
 } catch (err) {
-  console.error(err instanceof HttpError ? `${err.message} (${String(err.details.field ?? '')})` : err);
+  console.error(err);
   process.exit(1);
 }

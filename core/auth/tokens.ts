@@ -38,15 +38,17 @@ export class TokenService {
     private readonly privateKey: CryptoKey,
     private readonly publicKey: CryptoKey,
     private readonly publicJwk: JWK,
+    private readonly now: () => number,
   ) {}
 
-  static async fromJwk(privateJwk: JWK): Promise<TokenService> {
+  /** `now` (ms since the epoch) dates issued tokens and judges their expiry. */
+  static async fromJwk(privateJwk: JWK, now: () => number = Date.now): Promise<TokenService> {
     const { d: _d, ...pub } = privateJwk;
     const kid = await calculateJwkThumbprint(pub);
     const publicJwk: JWK = { kty: pub.kty, crv: pub.crv, x: pub.x, y: pub.y, alg: 'ES256', use: 'sig', kid };
     const privateKey = (await importJWK(privateJwk, 'ES256')) as CryptoKey;
     const publicKey = (await importJWK(publicJwk, 'ES256')) as CryptoKey;
-    return new TokenService(privateKey, publicKey, publicJwk);
+    return new TokenService(privateKey, publicKey, publicJwk, now);
   }
 
   jwks(): { keys: JWK[] } {
@@ -58,7 +60,7 @@ export class TokenService {
     lifetimeSeconds: number,
     extra: Record<string, string> = {},
   ): Promise<IssuedToken> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.now() / 1000);
     const exp = now + lifetimeSeconds;
     const token = await new SignJWT({
       ...extra,
@@ -91,6 +93,7 @@ export class TokenService {
         issuer: ISSUER,
         audience: AUDIENCE,
         requiredClaims: ['sub', 'exp'],
+        currentDate: new Date(this.now()),
       }));
     } catch (err) {
       const reason =

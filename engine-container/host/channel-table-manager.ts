@@ -6,7 +6,8 @@
  */
 
 import { logger } from '../../core/logger';
-import type { ChannelStore, Channel as StoredChannel } from '../../functions/channel/channel-store';
+import type { Channel as StoredChannel } from '../../functions/channel/model';
+import type { ChannelStore } from '../../functions/channel/stores/channel-store';
 import type { Channel, IChannelManager } from '../src/types';
 
 export interface OnairChannelOptions {

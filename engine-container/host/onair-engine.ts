@@ -5,7 +5,8 @@
  */
 
 import { documentClient } from '../../core/aws';
-import { ChannelStore } from '../../functions/channel/channel-store';
+import { tableName, tables } from '../../core/resources';
+import { dynamoChannelStore } from '../../functions/channel/stores/channel-store';
 import { Engine, type EngineOptions } from '../src/index';
 import { ChannelTableManager } from './channel-table-manager';
 import { type ChannelSource, CompositeSources } from './composite';
@@ -23,7 +24,10 @@ export interface OnairEngine {
 
 export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
   const config = engineHostConfigFromEnv();
-  const table = new ChannelTableManager(new ChannelStore(documentClient()), config.channelRefreshMs);
+  const table = new ChannelTableManager(
+    dynamoChannelStore(documentClient(), tableName(tables.channels)),
+    config.channelRefreshMs,
+  );
   const sources: ChannelSource[] = [
     {
       name: 'channel-api',

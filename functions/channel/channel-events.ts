@@ -1,5 +1,6 @@
 /** Channel lifecycle events on the channel-events queue; the engine fleet's dispatcher consumes them. */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Channel } from './model';
 
 export interface ChannelEvent {
   type: 'channel.created' | 'channel.deleted';
@@ -9,15 +10,22 @@ export interface ChannelEvent {
   at: string;
 }
 
-export class ChannelEvents {
-  constructor(
-    private readonly sqs: SQSClient,
-    private readonly queueUrl: string,
-  ) {}
+export interface ChannelEvents {
+  publish(event: ChannelEvent): Promise<void>;
+}
 
-  async publish(event: ChannelEvent): Promise<void> {
-    await this.sqs.send(
-      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(event) }),
-    );
-  }
+export const channelEvent = (type: ChannelEvent['type'], channel: Channel, nowMs: number): ChannelEvent => ({
+  type,
+  channelId: channel.id,
+  name: channel.name,
+  tenant: channel.tenant,
+  at: new Date(nowMs).toISOString(),
+});
+
+export function sqsChannelEvents(sqs: SQSClient, queueUrl: string): ChannelEvents {
+  return {
+    async publish(event) {
+      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(event) }));
+    },
+  };
 }

@@ -1,12 +1,23 @@
-/** The channel service's settings, read once from the environment (see README "Configuration"). */
+/**
+ * The channel service's settings, read once from the environment at the entry point (see README
+ * "Configuration"). A set-but-invalid value fails at start (core/env.ts), never silently defaulted.
+ */
 
 import type { Environment } from '../../core/auth/tokens';
 import { readEnum, readInt, readUrl } from '../../core/env';
+import { queues, queueUrl, tableName, tables } from '../../core/resources';
 
 export interface ChannelConfig {
+  /** ONAIR_STAGE: which tokens are accepted, whether `/token` exists. */
   stage: Environment;
+  /** PLAYBACK_BASE_URL: the `{playback_host}` of playback URLs. */
   playbackBaseUrl: string;
+  /** TOKEN_LIMIT_PER_EMAIL_PER_DAY, TOKEN_LIMIT_PER_IP_PER_HOUR: trial token issuance. */
   tokenLimits: { perEmailPerDay: number; perSourceIpPerHour: number };
+  /** TABLE_CHANNELS, TABLE_RATE_LIMITS (core/resources.ts). */
+  tables: { channels: string; rateLimits: string };
+  /** QUEUE_CHANNEL_EVENTS: where channel events go (required). */
+  eventsQueueUrl: string;
 }
 
 export function channelConfigFromEnv(): ChannelConfig {
@@ -17,5 +28,7 @@ export function channelConfigFromEnv(): ChannelConfig {
       perEmailPerDay: readInt('TOKEN_LIMIT_PER_EMAIL_PER_DAY', 5, { min: 1 }),
       perSourceIpPerHour: readInt('TOKEN_LIMIT_PER_IP_PER_HOUR', 20, { min: 1 }),
     },
+    tables: { channels: tableName(tables.channels), rateLimits: tableName(tables.rateLimits) },
+    eventsQueueUrl: queueUrl(queues.channelEvents),
   };
 }

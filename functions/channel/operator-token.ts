@@ -1,8 +1,7 @@
 /** Operator-issued tokens (`npm run token`): a named tenant, a channel limit, one environment. */
 
-import { keyStoreFromEnv, loadOrCreateSigningKey } from '../../core/auth/signing-key';
+import { type KeyStore, keyStoreFromEnv, loadOrCreateSigningKey } from '../../core/auth/signing-key';
 import { type Environment, type IssuedToken, TENANT_ID, TokenService } from '../../core/auth/tokens';
-import { badRequest } from '../../core/errors';
 
 export interface OperatorTokenRequest {
   tenant: string;
@@ -11,14 +10,29 @@ export interface OperatorTokenRequest {
   days: number;
 }
 
-export async function issueOperatorToken(req: OperatorTokenRequest): Promise<IssuedToken> {
+/** What is wrong with a request, field by field; empty when it can be issued. */
+export function operatorTokenProblems(req: OperatorTokenRequest): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
   if (!TENANT_ID.test(req.tenant))
-    throw badRequest('tenant must be 1-32 lowercase letters, digits or hyphens', 'tenant');
+    problems.push({ field: 'tenant', message: 'must be 1-32 lowercase letters, digits or hyphens' });
   if (!Number.isInteger(req.maxChannels) || req.maxChannels < 1)
-    throw badRequest('must be a positive integer', 'maxChannels');
+    problems.push({ field: 'maxChannels', message: 'must be a positive integer' });
   if (!Number.isInteger(req.days) || req.days < 1 || req.days > 3650)
-    throw badRequest('must be 1..3650', 'days');
-  const tokens = await TokenService.fromJwk(await loadOrCreateSigningKey(keyStoreFromEnv()));
+    problems.push({ field: 'days', message: 'must be 1..3650' });
+  return problems;
+}
+
+/** Signs with the deployment's key (JWT_KEY_PARAMETER / JWT_KEY_FILE unless given). */
+export async function issueOperatorToken(
+  req: OperatorTokenRequest,
+  keyStore: KeyStore = keyStoreFromEnv(),
+): Promise<IssuedToken> {
+  const problems = operatorTokenProblems(req);
+  if (problems.length > 0)
+    throw new Error(
+      `invalid operator token request: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+    );
+  const tokens = await TokenService.fromJwk(await loadOrCreateSigningKey(keyStore));
   return tokens.issue(
     { tenant: req.tenant, env: req.env, plan: 'operator', maxChannels: req.maxChannels },
     req.days * 86_400,

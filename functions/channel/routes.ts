@@ -1,48 +1,57 @@
-/** The channel service's HTTP surface (seed 000 A). `/token` exists in the test stage only. */
+/**
+ * The channel service's HTTP surface (seed 000 A). `/token` exists in the test stage only. Routes turn
+ * the service's outcomes into HTTP (refusals.ts); errors become responses at the edge (core/http.ts).
+ */
 
-import type { TokenService } from '../../core/auth/tokens';
-import type { Route } from '../../core/http';
+import type { ApiRequest, Route } from '../../core/http';
 import { json } from '../../core/http';
 import { parseWith } from '../../core/validation';
 import { createChannelSchema, tokenRequestSchema } from './channel-schema';
-import type { ChannelService } from './channel-service';
-import type { ChannelConfig } from './config';
+import { createChannel, deleteChannel, listChannels } from './channel-service';
+import { createView, listView } from './channel-views';
+import type { ChannelDeps } from './deps';
+import { createRefused, noSuchChannel, trialTokenRefused } from './refusals';
+import { issueTrialToken } from './trial-token';
 
-export interface ChannelApi {
-  service: ChannelService;
-  tokens: TokenService;
-  config: ChannelConfig;
-}
+export type GetDeps = () => Promise<ChannelDeps>;
 
-export function channelRoutes(api: () => Promise<ChannelApi>): Route[] {
-  const authenticated = async (headers: Record<string, string>) => {
-    const { service, tokens, config } = await api();
-    return { service, principal: await tokens.authenticate(headers['x-jwt'], config.stage) };
+export function channelRoutes(getDeps: GetDeps): Route[] {
+  /** Deps for a request with a valid `x-jwt`, and who sent it. */
+  const open = async (req: ApiRequest) => {
+    const deps = await getDeps();
+    return { deps, principal: await deps.tokens.authenticate(req.headers['x-jwt'], deps.config.stage) };
   };
   return [
     {
       method: 'POST',
       path: '/channel',
       handler: async (req) => {
-        const { service, principal } = await authenticated(req.headers);
-        return json(201, await service.create(principal, parseWith(createChannelSchema, req.body)));
+        const { deps, principal } = await open(req);
+        const body = parseWith(createChannelSchema, req.body);
+        const outcome = await createChannel(deps, principal, body);
+        if (!outcome.ok)
+          throw createRefused(outcome, { name: body.name, maxChannels: principal.maxChannels });
+        return json(201, createView(outcome.channel, deps.config.playbackBaseUrl));
       },
     },
     {
       method: 'GET',
       path: '/channel',
       handler: async (req) => {
-        const { service, principal } = await authenticated(req.headers);
-        return json(200, await service.list(principal));
+        const { deps, principal } = await open(req);
+        const channels = await listChannels(deps, principal);
+        const views = channels.map((c) => listView(c, deps.config.playbackBaseUrl));
+        return json(200, views);
       },
     },
     {
       method: 'DELETE',
       path: '/channel/{id}',
       handler: async (req) => {
-        const { service, principal } = await authenticated(req.headers);
-        await service.delete(principal, req.params.id!);
-        return { status: 204 };
+        const { deps, principal } = await open(req);
+        const id = req.params.id!;
+        if (!(await deleteChannel(deps, principal, id))) throw noSuchChannel(id);
+        return json(204);
       },
     },
     {
@@ -50,17 +59,17 @@ export function channelRoutes(api: () => Promise<ChannelApi>): Route[] {
       path: '/token',
       stages: ['test'],
       handler: async (req) => {
-        const { service } = await api();
-        return json(
-          201,
-          await service.issueTrialToken(parseWith(tokenRequestSchema, req.body), req.sourceIp),
-        );
+        const deps = await getDeps();
+        const outcome = await issueTrialToken(deps, parseWith(tokenRequestSchema, req.body), req.sourceIp);
+        if (!outcome.ok) throw trialTokenRefused(outcome);
+        return json(201, outcome.token);
       },
     },
     {
       method: 'GET',
       path: '/.well-known/jwks.json',
-      handler: async () => json(200, (await api()).tokens.jwks(), { 'cache-control': 'public, max-age=300' }),
+      handler: async () =>
+        json(200, (await getDeps()).tokens.jwks(), { 'cache-control': 'public, max-age=300' }),
     },
   ];
 }

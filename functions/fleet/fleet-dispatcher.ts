@@ -2,7 +2,7 @@
  * Consumes channel events and sizes the engine fleet. Events only say "something changed": the size is
  * always recomputed from the channel table, so lost, duplicated or reordered events cannot skew it.
  */
-import type { ChannelStore } from '../channel/channel-store';
+import type { ChannelStore } from '../channel/stores/channel-store';
 import { desiredEngineTasks, type FleetPolicy } from './desired-tasks';
 import type { FleetSizer } from './fleet-sizer';
 

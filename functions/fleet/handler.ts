@@ -3,13 +3,14 @@ import { ECSClient } from '@aws-sdk/client-ecs';
 import type { SQSEvent } from 'aws-lambda';
 import { documentClient } from '../../core/aws';
 import { readString } from '../../core/env';
-import { ChannelStore } from '../channel/channel-store';
+import { tableName, tables } from '../../core/resources';
+import { dynamoChannelStore } from '../channel/stores/channel-store';
 import { fleetPolicyFromEnv } from './config';
 import { sizeFleet } from './fleet-dispatcher';
 import { EcsFleetSizer } from './fleet-sizer';
 
 const deps = {
-  channels: new ChannelStore(documentClient()),
+  channels: dynamoChannelStore(documentClient(), tableName(tables.channels)),
   sizer: new EcsFleetSizer(new ECSClient({}), readString('ENGINE_CLUSTER'), readString('ENGINE_SERVICE')),
   policy: fleetPolicyFromEnv(),
 };

@@ -2,15 +2,15 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { documentClient, sqsClient } from '../../core/aws';
 import { logger } from '../../core/logger';
-import { queues, queueUrl } from '../../core/resources';
-import { ChannelStore } from '../channel/channel-store';
+import { queues, queueUrl, tableName, tables } from '../../core/resources';
+import { dynamoChannelStore } from '../channel/stores/channel-store';
 import { fleetPolicyFromEnv } from './config';
 import { type FleetDeps, sizeFleet } from './fleet-dispatcher';
 import { type FleetSizer, LoggingFleetSizer } from './fleet-sizer';
 
 export function startFleetDispatcher(sizer: FleetSizer = new LoggingFleetSizer()): { stop(): Promise<void> } {
   const deps: FleetDeps = {
-    channels: new ChannelStore(documentClient()),
+    channels: dynamoChannelStore(documentClient(), tableName(tables.channels)),
     sizer,
     policy: fleetPolicyFromEnv(),
   };

@@ -7,7 +7,8 @@ import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileKeyStore } from '../../core/auth/signing-key';
 import { TokenService } from '../../core/auth/tokens';
-import { createChannelHandler } from '../../functions/channel/handler';
+import { createChannelHandler } from '../../functions/channel/channel-api';
+import { channelConfigFromEnv } from '../../functions/channel/config';
 import { issueOperatorToken } from '../../functions/channel/operator-token';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { type RunningSystem, startSystem } from '../../local/system';
@@ -24,21 +25,17 @@ beforeAll(async () => {
   });
   api = system.urls.channel!;
   // A production deployment of the same handler, sharing the key and the tables.
-  prod = await startGateway('channel-prod', createChannelHandler({ ...testConfig(), stage: 'prod' }), 0);
+  prod = await startGateway(
+    'channel-prod',
+    createChannelHandler({ ...channelConfigFromEnv(), stage: 'prod' }),
+    0,
+  );
 });
 
 afterAll(async () => {
   await prod?.close();
   await system?.stop();
 });
-
-function testConfig() {
-  return {
-    stage: 'test' as const,
-    playbackBaseUrl: system.env.PLAYBACK_BASE_URL!,
-    tokenLimits: { perEmailPerDay: 2, perSourceIpPerHour: 1000 },
-  };
-}
 
 let emailCounter = 0;
 async function trialToken(): Promise<{ token: string; tenant: string }> {
@@ -193,6 +190,50 @@ describe('channels', () => {
     const mine = seen.filter((e) => e.channelId === `${tenant}-ev-${tenant}`).map((e) => e.type);
     expect(mine).toEqual(['channel.created', 'channel.deleted']);
     sqs.destroy();
+  });
+});
+
+describe('the injected clock', () => {
+  let clock = 0;
+  let timed: Gateway;
+  beforeAll(async () => {
+    timed = await startGateway(
+      'channel-clock',
+      createChannelHandler(channelConfigFromEnv(), { now: () => clock }),
+      0,
+    );
+  });
+  afterAll(() => timed?.close());
+
+  const tokenAt = (iso: string, email: string) => {
+    clock = Date.parse(iso);
+    return post('/token', { company: 'Acme', email }, undefined, timed.url);
+  };
+
+  it('dates a trial token to expire 30 days after its clock', async () => {
+    const res = await tokenAt('2031-03-01T12:00:00Z', 'dated@acme.test');
+    expect(await res.json()).toMatchObject({ expiresAt: '2031-03-31T12:00:00.000Z' });
+  });
+
+  it('refuses its own token once its clock passes the expiry', async () => {
+    const { token } = (await (await tokenAt('2031-04-01T00:00:00Z', 'expiring@acme.test')).json()) as {
+      token: string;
+    };
+    expect((await get('/channel', token, timed.url)).status).toBe(200);
+    clock = Date.parse('2031-05-01T00:00:01Z');
+    const res = await get('/channel', token, timed.url);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ message: 'token expired' });
+  });
+
+  it('counts the email limit per day of its clock and says how long until midnight', async () => {
+    const email = 'midnight@acme.test';
+    expect((await tokenAt('2031-06-01T23:59:00Z', email)).status).toBe(201);
+    expect((await tokenAt('2031-06-01T23:59:10Z', email)).status).toBe(201);
+    const refused = await tokenAt('2031-06-01T23:59:30Z', email);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect((await tokenAt('2031-06-02T00:00:00Z', email)).status).toBe(201);
   });
 });
 

@@ -1,0 +1,13 @@
+/** What the API shows of a channel: in full after a create, as a playback link in a list. */
+import type { Channel } from './model';
+
+export const playbackUrl = (base: string, name: string) => `${base}/channels/${name}/master.m3u8`;
+
+export function createView(channel: Channel, base: string) {
+  const { id, name, type, url, opts } = channel;
+  return { id, name, type, url, ...(opts ? { opts } : {}), playback: playbackUrl(base, name) };
+}
+
+export function listView(channel: Channel, base: string) {
+  return { id: channel.id, name: channel.name, type: channel.type, url: playbackUrl(base, channel.name) };
+}

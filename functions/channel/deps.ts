@@ -1,0 +1,41 @@
+/**
+ * The one place the channel service's dependencies are built: DynamoDB stores on the shared document
+ * client, the events queue, the token service on the deployment's signing key, and the clock. Built
+ * from a config already read (config.ts), so nothing here reads the environment.
+ */
+import { type KeyStore, loadOrCreateSigningKey } from '../../core/auth/signing-key';
+import { TokenService } from '../../core/auth/tokens';
+import { documentClient, sqsClient } from '../../core/aws';
+import { type ChannelEvents, sqsChannelEvents } from './channel-events';
+import type { ChannelConfig } from './config';
+import { type ChannelStore, dynamoChannelStore } from './stores/channel-store';
+import { dynamoRateLimitStore, type RateLimitStore } from './stores/rate-limit-store';
+
+export interface ChannelDeps {
+  config: ChannelConfig;
+  channels: ChannelStore;
+  rateLimits: RateLimitStore;
+  events: ChannelEvents;
+  tokens: TokenService;
+  /** Milliseconds since the epoch: createdAt, event times, token expiry, rate-limit windows. */
+  now: () => number;
+}
+
+export interface DepsOptions {
+  /** Where the signing key lives (core/auth/signing-key.ts). */
+  keyStore: KeyStore;
+  now?: () => number;
+}
+
+export async function buildChannelDeps(config: ChannelConfig, options: DepsOptions): Promise<ChannelDeps> {
+  const now = options.now ?? Date.now;
+  const ddb = documentClient();
+  return {
+    config,
+    channels: dynamoChannelStore(ddb, config.tables.channels),
+    rateLimits: dynamoRateLimitStore(ddb, config.tables.rateLimits),
+    events: sqsChannelEvents(sqsClient(), config.eventsQueueUrl),
+    tokens: await TokenService.fromJwk(await loadOrCreateSigningKey(options.keyStore), now),
+    now,
+  };
+}

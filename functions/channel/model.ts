@@ -1,0 +1,15 @@
+/** A channel as the channel service stores it; the engine fleet reads the same records. */
+import type { ChannelType } from './channel-schema';
+
+export interface Channel {
+  /** `<tenant>-<name>`. */
+  id: string;
+  tenant: string;
+  /** Unique in the deployment: the playback URL holds only the name. */
+  name: string;
+  type: ChannelType;
+  url: string;
+  opts?: { preroll?: { url: string; duration: string } };
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}

@@ -1,0 +1,117 @@
+/**
+ * Channels in DynamoDB (table `channels` of resources.ts). A create is one transaction: put the channel
+ * (its name must be free in the whole deployment) and increment the tenant's counter only while it is
+ * below the tenant's limit. Concurrent creates therefore can never exceed the limit, and a refused create
+ * writes nothing. A delete decrements the counter in the same transaction.
+ */
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../../../core/dynamo';
+import type { Channel } from '../model';
+import { transactWithRetry } from './transact-retry';
+
+export type CreateOutcome = { ok: true } | { ok: false; reason: 'name_taken' | 'limit_reached' };
+
+export interface ChannelStore {
+  /** Refused when the name is taken (by any tenant) or the tenant already has `maxChannels` channels. */
+  create(channel: Channel, maxChannels: number): Promise<CreateOutcome>;
+  /** The removed channel; undefined when the tenant has no channel of that name. */
+  remove(tenant: string, name: string): Promise<Channel | undefined>;
+  get(name: string): Promise<Channel | undefined>;
+  listByTenant(tenant: string): Promise<Channel[]>;
+  /** Every channel of the deployment (the engine fleet's channel manager). */
+  listAll(): Promise<Channel[]>;
+}
+
+const channelKey = (name: string) => ({ pk: `CHANNEL#${name}`, sk: 'CHANNEL' });
+const counterKey = (tenant: string) => ({ pk: `TENANT#${tenant}`, sk: 'COUNTER' });
+
+function toChannel(item: Record<string, unknown>): Channel {
+  const { id, tenant, name, type, url, opts, createdAt } = item as unknown as Channel;
+  return { id, tenant, name, type, url, ...(opts ? { opts } : {}), createdAt };
+}
+
+export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): ChannelStore {
+  const list = async (index: string, key: string, value: string) => {
+    const items = await queryAll(ddb, {
+      TableName: table,
+      IndexName: index,
+      KeyConditionExpression: '#k = :v',
+      ExpressionAttributeNames: { '#k': key },
+      ExpressionAttributeValues: { ':v': value },
+    });
+    return items.map(toChannel);
+  };
+
+  const get = async (name: string) => {
+    const res = await ddb.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk AND sk = :sk',
+        ExpressionAttributeValues: { ':pk': channelKey(name).pk, ':sk': 'CHANNEL' },
+        ConsistentRead: true,
+      }),
+    );
+    return res.Items?.[0] ? toChannel(res.Items[0]) : undefined;
+  };
+
+  return {
+    async create(channel, maxChannels) {
+      const outcome = await transactWithRetry(ddb, {
+        TransactItems: [
+          {
+            Put: {
+              TableName: table,
+              Item: { ...channelKey(channel.name), kind: 'channel', ...channel },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName: table,
+              Key: counterKey(channel.tenant),
+              UpdateExpression: 'SET channelCount = if_not_exists(channelCount, :zero) + :one',
+              ConditionExpression: 'attribute_not_exists(channelCount) OR channelCount < :max',
+              ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': maxChannels },
+            },
+          },
+        ],
+      });
+      if (outcome.ok) return outcome;
+      return { ok: false, reason: outcome.failedAction === 0 ? 'name_taken' : 'limit_reached' };
+    },
+
+    async remove(tenant, name) {
+      const existing = await get(name);
+      if (!existing || existing.tenant !== tenant) return undefined;
+      const outcome = await transactWithRetry(ddb, {
+        TransactItems: [
+          {
+            Delete: {
+              TableName: table,
+              Key: channelKey(name),
+              ConditionExpression: 'tenant = :tenant',
+              ExpressionAttributeValues: { ':tenant': tenant },
+            },
+          },
+          {
+            Update: {
+              TableName: table,
+              Key: counterKey(tenant),
+              UpdateExpression: 'SET channelCount = channelCount - :one',
+              ConditionExpression: 'channelCount > :zero',
+              ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+            },
+          },
+        ],
+      });
+      if (outcome.ok) return existing;
+      // Gone (or re-created by another tenant) since the read: for this tenant it does not exist.
+      if (outcome.failedAction === 0) return undefined;
+      throw new Error(`channel counter of tenant ${tenant} is already 0 while it has channel ${name}`);
+    },
+
+    get,
+    listByTenant: (tenant) => list('byTenant', 'tenant', tenant),
+    listAll: () => list('byKind', 'kind', 'channel'),
+  };
+}
