@@ -56,7 +56,7 @@ function withoutCode(markdown: string): string {
       return blank(line);
     }
     if (fence !== undefined) {
-      if (opener?.[0] === fence[0] && opener.length >= fence.length) fence = undefined;
+      if (opener && opener[0] === fence[0] && opener.length >= fence.length) fence = undefined;
       return blank(line);
     }
     return line;
