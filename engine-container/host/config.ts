@@ -1,6 +1,6 @@
 /**
- * The engine process's settings from the environment (README "Engine configuration"). Engine options
- * not listed here keep the engine's defaults (engine-container/README.md).
+ * The engine process's settings from the environment (engine-container/README.md, "Engine process
+ * configuration"). Engine options not listed here keep the engine's defaults (same file, "Options").
  */
 import type { Environment } from '../../core/auth/tokens';
 import { readBool, readEnum, readInt, readOptionalString } from '../../core/env';

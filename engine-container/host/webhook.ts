@@ -1,5 +1,5 @@
 /**
- * The WebHook channel contract (README "WebHook channels"): the engine calls
+ * The WebHook channel contract (engine-container/README.md, "WebHook channels"): the engine calls
  *   GET <url>?channelId=<name>
  * and expects 200 with JSON { id, title, hlsUrl, prerollUrl?, prerollDurationMs?, desiredOffsetMs?,
  * desiredDurationMs?, type?: 'gap' }. A timeout, a non-200, a body over 64 KiB or a body that does not

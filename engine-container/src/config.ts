@@ -1,5 +1,5 @@
 /**
- * Engine options: every option of seed 002 with its default, plus ours. Merged with defaults and
+ * Engine options (engine-container/README.md, "Options"), each with its default. Merged with defaults and
  * validated once, here; the rest of the engine only ever sees a complete, valid EngineConfig.
  * Invalid values and combinations fail at construction with a message naming the option.
  */

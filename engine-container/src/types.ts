@@ -1,5 +1,5 @@
 /**
- * The contracts a host application implements (seed 002): asset manager, channel manager, stream switch
+ * The contracts a host application implements: asset manager, channel manager, stream switch
  * manager, and the shapes they exchange. Times are Unix milliseconds; durations say their unit.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The schedule service's settings, read once from the environment (see README.md for the table).
+ * The schedule service's settings, read once from the environment (docs/schedule-api.md has the table).
  * A set-but-invalid value fails at start (core/env.ts), never silently defaulted.
  */
 import { readBool, readInt } from '../../core/env';

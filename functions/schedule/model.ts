@@ -3,7 +3,7 @@
  * milliseconds in data and ISO 8601 UTC in text, as everywhere in onair.
  */
 
-/** A schedule channel (seed 000 B): `id` chosen by the caller, `tenant` = the API's host:port. */
+/** A schedule channel: `id` chosen by the caller, `tenant` = the API's host:port. */
 export interface ScheduleChannel {
   id: string;
   tenant: string;
@@ -26,7 +26,7 @@ export interface Feed {
 
 /** One usable entry of a feed: what the auto-scheduler plays, with its measured duration. */
 export interface FeedItem {
-  /** The Atom entry id (a UUID in the seed); the round-robin position is tracked by it. */
+  /** The Atom entry id (often a UUID); the round-robin position is tracked by it. */
   id: string;
   title: string;
   /** HLS manifest URL of the VOD. */
@@ -45,7 +45,7 @@ export interface FeedFetchState {
 
 export type StoredFeed = Feed & FeedFetchState;
 
-/** A schedule entry exactly as the seed lists it. */
+/** A schedule entry exactly as the API lists it (docs/schedule-api.md). */
 export interface ScheduleEntry {
   id: string;
   channelId: string;

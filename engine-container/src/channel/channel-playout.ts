@@ -129,7 +129,7 @@ export class ChannelPlayout {
     while (this.busy) await this.busy;
   }
 
-  /** Restarts the channel's content at the next segment boundary (see README: reset); returns where. */
+  /** Restarts the channel's content at the next segment boundary (engine README, "Reset"); returns where. */
   async reset(): Promise<number | undefined> {
     while (this.busy) await this.busy;
     let startMs: number | undefined;

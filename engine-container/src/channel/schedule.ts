@@ -7,7 +7,7 @@ import type { ScheduleEvent } from '../types';
 
 export const VOD_EVENT = 2;
 
-/** Rule 4 of seed 002: a VOD event lasts its asset's duration, which wins over end_time. */
+/** A VOD event lasts its asset's duration, which wins over end_time (engine README, live mixing). */
 export const eventEndMs = (e: ScheduleEvent): number =>
   e.start_time + (e.duration ?? e.end_time - e.start_time);
 

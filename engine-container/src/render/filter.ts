@@ -1,5 +1,5 @@
 /**
- * The master manifest filter of seed 002: parenthesised terms joined by AND, each term
+ * The master manifest filter (engine README, "Filter"): parenthesised terms joined by AND, each term
  * `type=="video"AND<attribute><op><integer>` (more conditions may follow inside a term, joined by AND).
  * Attributes: height (pixels) and systemBitrate (BANDWIDTH); operators > and <. Whitespace is ignored.
  * Only video variants are filtered; anything else in the filter is a FilterError (a 400 for the client).

@@ -1,6 +1,6 @@
 /**
- * Authentication of the schedule API. The seed's schedule requests carry no credentials, so it is
- * off by default (local quick start); with SCHEDULE_REQUIRE_AUTH=true (set by the CDK deployment)
+ * Authentication of the schedule API. Schedule requests need no credentials by default (local quick
+ * start); with SCHEDULE_REQUIRE_AUTH=true (set by the CDK deployment)
  * every request must carry `x-jwt: Bearer <token>` and the injected verifier (the channel
  * service's token check) decides. The tenant stays the host the request was sent to.
  */

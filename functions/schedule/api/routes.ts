@@ -1,5 +1,5 @@
 /**
- * The schedule service's HTTP surface (seed 000 B), under /api/v1. Every request is scoped to its
+ * The schedule service's HTTP surface (docs/schedule-api.md), under /api/v1. Every request is scoped to its
  * tenant (the host it was sent to) and passes the authentication hook first.
  */
 

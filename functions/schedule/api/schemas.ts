@@ -1,5 +1,5 @@
 /**
- * Request bodies of the schedule API (seed 000 B) and our rules for what it leaves open:
+ * Request bodies of the schedule API (docs/schedule-api.md) and their rules:
  * - id and channelId: 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (they
  *   appear in paths and in the `<tenant>#<channelId>` key).
  * - title: 1-256 characters after trimming.

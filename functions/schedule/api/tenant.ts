@@ -1,5 +1,5 @@
 /**
- * The tenant of a request is `<schedule_host>`: the host:port it was sent to (seed 000 B), so each
+ * The tenant of a request is `<schedule_host>`: the host:port it was sent to (docs/schedule-api.md), so each
  * host name a deployment answers on sees only its own channels and feeds.
  */
 import { badRequest } from '../../../core/errors';

@@ -1,7 +1,8 @@
 /**
- * Reads the Atom feed of an auto-scheduler (seed 000 B): root `feed`, entries with title, id and link.
+ * Reads the Atom feed of an auto-scheduler (docs/schedule-api.md): root `feed`, entries with title, id
+ * and link.
  * Tolerant of what real feeds do: prefixed namespaces (`atom:feed`), a single entry (which XML
- * parsers hand back as an object, not an array), `<link href>` as well as the seed's link text, and
+ * parsers hand back as an object, not an array), `<link href>` as well as a link given as text, and
  * `<title type="text">`. An entry missing a field is skipped and reported, never fatal.
  */
 import { XMLParser } from 'fast-xml-parser';
@@ -53,7 +54,7 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The VOD URL of an entry: the seed's link text, else the href of the alternate (or only) link. */
+/** The VOD URL of an entry: the link's text, else the href of the alternate (or only) link. */
 function linkOf(links: unknown): string | undefined {
   if (!Array.isArray(links)) return undefined;
   for (const link of links) {
