@@ -62,6 +62,9 @@ const schema = z
     sessionResetKey: z.string().min(1).optional(),
     keepAliveTimeout: z.number().nonnegative().default(5),
     sessionEventStream: z.boolean().default(false),
+    /** Open event streams allowed per channel and per process (a client over a cap gets a 503). */
+    eventStreamMaxClientsPerChannel: z.number().int().positive().default(50),
+    eventStreamMaxClients: z.number().int().positive().default(1000),
     // ours
     port: z.number().int().min(0).max(65535).optional(),
     host: z.string().min(1).optional(),

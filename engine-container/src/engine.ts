@@ -35,7 +35,10 @@ export class Engine {
       throw new ConfigError('assetManager must implement getNextVod()');
     this.config = resolveConfig(options);
     this.core = new EngineCore(assetManager, this.config);
-    this.streams = new EventStreams(this.core.events);
+    this.streams = new EventStreams(this.core.events, {
+      perChannel: this.config.eventStreamMaxClientsPerChannel,
+      total: this.config.eventStreamMaxClients,
+    });
     if ((this.config.kvstoreUrl || this.config.cachestoreUrl) && !options.logStore) {
       // Shared state here is the playout log: a URL alone cannot tell us which store to speak to.
       this.core.log.warn(
