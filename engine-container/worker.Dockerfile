@@ -9,7 +9,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY core ./core
 COPY functions ./functions
-RUN npx esbuild functions/autoabr/worker-main.ts --bundle --platform=node --format=esm --target=node22 \
+RUN npx esbuild functions/autoabr/entry/worker-main.ts --bundle --platform=node --format=esm --target=node22 \
       --sourcemap --outfile=dist/worker.mjs \
       --banner:js="import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 

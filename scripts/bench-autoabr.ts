@@ -76,17 +76,17 @@ async function main(): Promise<void> {
   Object.assign(process.env, cloud.env);
   // Imported after the environment points at the local cloud (clients are created lazily anyway).
   const { s3Client } = await import('../core/aws');
-  const { buildApiDeps, workerDeps } = await import('./../functions/autoabr/deps');
-  const { newJob } = await import('../functions/autoabr/job');
-  const { runAttempt } = await import('../functions/autoabr/worker');
-  const { runProcess } = await import('../functions/autoabr/run-process');
-  const { encodingSettingsSchema, pipelineSchema } = await import('../functions/autoabr/settings');
-  const { readResults, ScoreCache } = await import('../functions/autoabr/result-reader');
-  const { compileJson, compileTable } = await import('../functions/autoabr/results');
+  const { buildApiDeps, workerDeps } = await import('../functions/autoabr/entry/deps');
+  const { newJob } = await import('../functions/autoabr/domain/job');
+  const { runAttempt } = await import('../functions/autoabr/worker/run-attempt');
+  const { runProcess } = await import('../functions/autoabr/adapters/run-process');
+  const { encodingSettingsSchema, pipelineSchema } = await import('../functions/autoabr/domain/settings');
+  const { readResults, ScoreCache } = await import('../functions/autoabr/results/read-results');
+  const { compileJson, compileTable } = await import('../functions/autoabr/domain/compile-results');
   const { mapLimit } = await import('../core/map-limit');
-  const { MODEL_NAMES } = await import('../functions/autoabr/models');
+  const { MODEL_NAMES } = await import('../functions/autoabr/domain/models');
   const { createLogger } = await import('../core/logger');
-  const { SqsJobQueue } = await import('../functions/autoabr/job-queue');
+  const { SqsJobQueue } = await import('../functions/autoabr/adapters/sqs-job-queue');
   const { sqsClient } = await import('../core/aws');
 
   const s3 = s3Client();

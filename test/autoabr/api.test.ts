@@ -5,8 +5,8 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApiDeps } from '../../functions/autoabr/deps';
-import { createAutoabrRoutes } from '../../functions/autoabr/routes';
+import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
+import { buildApiDeps } from '../../functions/autoabr/entry/deps';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
 import { startApi, startCloud, testClients } from './support/cloud';

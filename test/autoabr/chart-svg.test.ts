@@ -1,7 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { formatBitrate, renderChart } from '../../functions/autoabr/chart-svg';
-import { convexHull, type RatePoint, suggestLadder } from '../../functions/autoabr/ladder';
+import { formatBitrate, renderChart } from '../../functions/autoabr/domain/chart-svg';
+import { convexHull, type RatePoint, suggestLadder } from '../../functions/autoabr/domain/ladder';
 
 const points: RatePoint[] = [
   { width: 640, height: 360, bitrate: 300_000, score: 60 },

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/env';
-import { cloudEnvChanges } from '../../functions/autoabr/cloud-config';
-import { loadDotEnv, parseDotEnv } from '../../functions/autoabr/dotenv';
+import { cloudEnvChanges } from '../../functions/autoabr/config/cloud-config';
+import { loadDotEnv, parseDotEnv } from '../../functions/autoabr/config/dotenv';
 
 describe('.env files', () => {
   it('reads KEY=value lines, quotes, export and comments', () => {

@@ -6,13 +6,17 @@ import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentClient, sqsClient } from '../../core/aws';
 import { createLogger } from '../../core/logger';
-import { failAttempt } from '../../functions/autoabr/attempt';
-import { type DispatcherDeps, dispatchOnce, onWorkerExit } from '../../functions/autoabr/dispatcher';
-import { type JobItem, newJob } from '../../functions/autoabr/job';
-import { parseJobMessage, SqsJobQueue } from '../../functions/autoabr/job-queue';
-import { DynamoJobStore } from '../../functions/autoabr/job-store';
-import type { WorkerLauncher } from '../../functions/autoabr/launcher';
-import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/settings';
+import { DynamoJobStore } from '../../functions/autoabr/adapters/dynamo-job-store';
+import { parseJobMessage, SqsJobQueue } from '../../functions/autoabr/adapters/sqs-job-queue';
+import {
+  type DispatcherDeps,
+  dispatchOnce,
+  onWorkerExit,
+} from '../../functions/autoabr/dispatcher/dispatch-once';
+import { type JobItem, newJob } from '../../functions/autoabr/domain/job';
+import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/domain/settings';
+import type { WorkerLauncher } from '../../functions/autoabr/ports/worker-launcher';
+import { failAttempt } from '../../functions/autoabr/worker/end-attempt';
 import type { LocalCloud } from '../../local/cloud';
 import { startCloud, testClients } from './support/cloud';
 

@@ -8,7 +8,7 @@ import {
   EngineError,
   parseLibvmafHelp,
   unavailableModels,
-} from '../../functions/autoabr/engine';
+} from '../../functions/autoabr/worker/detect-engine';
 
 const MODEL_DIR = join(__dirname, '..', '..', '..', 'shared', 'vmaf-models', 'libvmaf-1');
 

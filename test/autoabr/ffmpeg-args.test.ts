@@ -6,8 +6,8 @@ import {
   type ScoreCommand,
   scoreArgs,
   scoreRuns,
-} from '../../functions/autoabr/ffmpeg-args';
-import { DEFAULT_ENCODING_SETTINGS, encodingSettingsSchema } from '../../functions/autoabr/settings';
+} from '../../functions/autoabr/domain/ffmpeg-args';
+import { DEFAULT_ENCODING_SETTINGS, encodingSettingsSchema } from '../../functions/autoabr/domain/settings';
 
 const rung = { width: 640, height: 360, bitrate: 800_000 };
 const argAfter = (args: string[], flag: string) => args[args.indexOf(flag) + 1];

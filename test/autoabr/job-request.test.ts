@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../core/errors';
-import { parseJobRequest } from '../../functions/autoabr/job-request';
+import { parseJobRequest } from '../../functions/autoabr/api/job-request';
 
 const valid = () => ({
   job: {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { retryDelaySeconds } from '../../functions/autoabr/attempt';
-import { staleJobs } from '../../functions/autoabr/dispatcher';
-import { type JobItem, newJob, workerInfo } from '../../functions/autoabr/job';
-import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/settings';
+import { staleJobs } from '../../functions/autoabr/dispatcher/dispatch-once';
+import { type JobItem, newJob, workerInfo } from '../../functions/autoabr/domain/job';
+import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/domain/settings';
+import { retryDelaySeconds } from '../../functions/autoabr/worker/end-attempt';
 
 const job = (over: Partial<JobItem> = {}): JobItem => ({
   ...newJob({

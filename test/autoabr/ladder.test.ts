@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, type RatePoint, suggestLadder } from '../../functions/autoabr/ladder';
+import { convexHull, type RatePoint, suggestLadder } from '../../functions/autoabr/domain/ladder';
 
 const p = (height: number, bitrate: number, score: number): RatePoint => ({
   width: (height * 16) / 9,

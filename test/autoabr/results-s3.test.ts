@@ -5,8 +5,8 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapLimit } from '../../core/map-limit';
-import { buildApiDeps } from '../../functions/autoabr/deps';
-import { createAutoabrRoutes } from '../../functions/autoabr/routes';
+import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
+import { buildApiDeps } from '../../functions/autoabr/entry/deps';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
 import { startApi, startCloud, testClients } from './support/cloud';

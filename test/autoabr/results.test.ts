@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseResultKey, resultKey } from '../../functions/autoabr/result-keys';
-import { compileJson, compileTable, type ScoredFile } from '../../functions/autoabr/results';
+import { compileJson, compileTable, type ScoredFile } from '../../functions/autoabr/domain/compile-results';
+import { parseResultKey, resultKey } from '../../functions/autoabr/domain/result-keys';
 
 const files: ScoredFile[] = [
   { model: 'HD', width: 1280, height: 720, bitrate: 800000, score: 88.5 },

@@ -5,7 +5,7 @@ import {
   describeIssue,
   encodingSettingsSchema,
   pipelineSchema,
-} from '../../functions/autoabr/settings';
+} from '../../functions/autoabr/domain/settings';
 
 describe('settings documents', () => {
   it('defaults to H.264 medium, VBR, 2 s fixed GOPs, 8-bit 4:2:0 in MP4', () => {

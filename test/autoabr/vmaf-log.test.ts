@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { poolScores, summariseVmafLog, VmafLogError, vmafScore } from '../../functions/autoabr/vmaf-log';
+import {
+  poolScores,
+  summariseVmafLog,
+  VmafLogError,
+  vmafScore,
+} from '../../functions/autoabr/domain/vmaf-log';
 
 const frames = (scores: number[]) =>
   scores.map((vmaf, i) => ({ frameNum: i * 5, metrics: { adm2: 0.9, vmaf } }));

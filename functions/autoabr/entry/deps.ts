@@ -3,23 +3,29 @@
  * names, settings. Handlers, the worker and the dispatcher call these at start (never at import).
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import { documentClient, s3Client, sqsClient } from '../../core/aws';
-import { createLogger, type Logger } from '../../core/logger';
-import { bucketName, buckets, queues, queueUrl, tableName, tables } from '../../core/resources';
-import type { AttemptDeps } from './attempt';
-import { DynamoGenerationStore } from './cache-generation';
-import { type ApiConfig, apiConfig, dispatcherConfig, ecsConfig, workerConfig } from './config';
-import type { DispatcherDeps } from './dispatcher';
-import { EcsLauncher } from './ecs-launcher';
-import { detectEngine, type VmafEngine } from './engine';
-import { type JobQueue, SqsJobQueue } from './job-queue';
-import { DynamoJobStore, type JobStore } from './job-store';
-import { ProcessLauncher } from './process-launcher';
-import { ScoreCache } from './result-reader';
-import { runProcess } from './run-process';
-import { getText } from './s3-objects';
-import { SettingsCache } from './settings-cache';
-import type { WorkerDeps } from './worker';
+import { documentClient, s3Client, sqsClient } from '../../../core/aws';
+import { createLogger, type Logger } from '../../../core/logger';
+import { bucketName, buckets, queues, queueUrl, tableName, tables } from '../../../core/resources';
+import { DynamoGenerationStore } from '../adapters/dynamo-generation-store';
+import { DynamoJobStore, type JobStore } from '../adapters/dynamo-job-store';
+import { EcsLauncher } from '../adapters/ecs-launcher';
+import { ProcessLauncher } from '../adapters/process-launcher';
+import { runProcess } from '../adapters/run-process';
+import { getText } from '../adapters/s3-objects';
+import { type JobQueue, SqsJobQueue } from '../adapters/sqs-job-queue';
+import { SettingsCache } from '../api/settings-cache';
+import {
+  type ApiConfig,
+  apiConfig,
+  dispatcherConfig,
+  ecsConfig,
+  workerConfig,
+} from '../config/service-config';
+import type { DispatcherDeps } from '../dispatcher/dispatch-once';
+import { ScoreCache } from '../results/read-results';
+import { detectEngine, type VmafEngine } from '../worker/detect-engine';
+import type { AttemptDeps } from '../worker/end-attempt';
+import type { WorkerDeps } from '../worker/run-attempt';
 
 export const log: Logger = createLogger({ service: 'autoabr' });
 

@@ -7,9 +7,9 @@
  * writers can drop each other's entries, which only costs a download later.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../../core/logger';
+import { getText, isNotFound, putText } from '../adapters/s3-objects';
 import { outputPrefix } from './result-keys';
-import { getText, isNotFound, putText } from './s3-objects';
 
 export interface IndexEntry {
   etag: string;

@@ -6,13 +6,13 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readBool, readEnum, readInt, readOptionalString, readString } from '../../core/env';
-import { queues } from '../../core/resources';
+import { readBool, readEnum, readInt, readOptionalString, readString } from '../../../core/env';
+import { queues } from '../../../core/resources';
 
-/** The repository root (two folders up from here); the working directory in bundles without a URL. */
+/** The repository root (three folders up from here); the working directory in bundles without a URL. */
 function repoRoot(): string {
   try {
-    return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+    return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
   } catch {
     return process.cwd();
   }

@@ -2,8 +2,9 @@
  * The local runner's hook for `npm start`: the dispatcher on a timer, workers as child processes.
  * (The routes are served by the lead's local gateway from `handler.ts`.)
  */
+
+import { type Dispatcher, startDispatcher } from '../dispatcher/dispatch-once';
 import { dispatcherDeps } from './deps';
-import { type Dispatcher, startDispatcher } from './dispatcher';
 
 export function startAutoabrDispatcher(
   options: { stdio?: 'inherit' | 'ignore'; intervalMs?: number } = {},

@@ -5,10 +5,11 @@
  * counts as a failed delivery towards the dead-letter queue). Locally a timer runs the tick; in AWS a
  * scheduled Lambda does. Ticks are idempotent: each state change is a conditional write.
  */
-import { type AttemptDeps, failAttempt } from './attempt';
-import type { DispatcherConfig } from './config';
-import type { JobItem } from './job';
-import type { WorkerLauncher } from './launcher';
+
+import type { DispatcherConfig } from '../config/service-config';
+import type { JobItem } from '../domain/job';
+import type { WorkerLauncher } from '../ports/worker-launcher';
+import { type AttemptDeps, failAttempt } from '../worker/end-attempt';
 
 export interface DispatcherDeps extends AttemptDeps {
   launcher: WorkerLauncher;

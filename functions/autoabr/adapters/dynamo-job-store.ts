@@ -6,9 +6,9 @@
  * no `status`, so they stay out of the byStatus index.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, queryAll } from '../../core/dynamo';
-import type { JobItem } from './job';
-import type { ModelName } from './models';
+import { isConditionFailure, queryAll } from '../../../core/dynamo';
+import type { JobItem } from '../domain/job';
+import type { ModelName } from '../domain/models';
 
 export interface FinishOutcome {
   phase: 'SUCCEEDED' | 'FAILED';

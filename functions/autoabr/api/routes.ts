@@ -2,23 +2,29 @@
  * The AutoABR API (seed 001) as a route table. Handlers stay thin: validate, call the domain, shape the
  * answer. Dependencies come from `apiDeps()` (built on first request) or are passed in by tests.
  */
-import { badRequest, HttpError, notFound } from '../../core/errors';
-import { type ApiRequest, type ApiResponse, json, type Route } from '../../core/http';
-import { renderChart } from './chart-svg';
-import { type ApiDeps, apiDeps } from './deps';
-import { type JobItem, newJob, workerInfo } from './job';
-import { JOB_NAME, parseJobRequest } from './job-request';
+import { badRequest, HttpError, notFound } from '../../../core/errors';
+import { type ApiRequest, type ApiResponse, json, type Route } from '../../../core/http';
+import { renderChart } from '../domain/chart-svg';
+import {
+  compareScored,
+  compileJson,
+  compileTable,
+  type ScoredFile,
+  TABLE_CONTENT_TYPE,
+} from '../domain/compile-results';
+import { type JobItem, newJob, workerInfo } from '../domain/job';
 import {
   convexHull,
   DEFAULT_LADDER_OPTIONS,
   type LadderOptions,
   type RatePoint,
   suggestLadder,
-} from './ladder';
-import { isModelName, MODEL_NAMES, type ModelName } from './models';
-import { type ResultLocation, readResults } from './result-reader';
-import { compareScored, compileJson, compileTable, type ScoredFile, TABLE_CONTENT_TYPE } from './results';
-import { DEFAULT_PIPELINE } from './settings';
+} from '../domain/ladder';
+import { isModelName, MODEL_NAMES, type ModelName } from '../domain/models';
+import { DEFAULT_PIPELINE } from '../domain/settings';
+import { type ApiDeps, apiDeps } from '../entry/deps';
+import { type ResultLocation, readResults } from '../results/read-results';
+import { JOB_NAME, parseJobRequest } from './job-request';
 
 type Deps = () => ApiDeps;
 

@@ -1,5 +1,5 @@
 /** Starting a worker for one attempt of a job: a child process locally, an ECS task in AWS. */
-import type { JobItem } from './job';
+import type { JobItem } from '../domain/job';
 
 export type ExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
 

@@ -1,18 +1,18 @@
 /**
- * Local workers: `node --import tsx functions/autoabr/worker-main.ts <jobId> <attempt>`, a child of the
+ * Local workers: `node --import tsx functions/autoabr/entry/worker-main.ts <jobId> <attempt>`, a child of the
  * dispatcher with the dispatcher's environment. Exits are reported so a crashed worker's attempt ends
  * at once instead of at the heartbeat timeout.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { JobItem } from './job';
-import { type ExitListener, type WorkerLauncher, workerArgs } from './launcher';
+import type { JobItem } from '../domain/job';
+import { type ExitListener, type WorkerLauncher, workerArgs } from '../ports/worker-launcher';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const WORKER_MAIN = join(HERE, 'worker-main.ts');
+const WORKER_MAIN = join(HERE, '..', 'entry', 'worker-main.ts');
 /** `--import tsx` resolves from the working directory: the repository root has tsx installed. */
-const REPO_ROOT = join(HERE, '..', '..');
+const REPO_ROOT = join(HERE, '..', '..', '..');
 
 export interface ProcessLauncherOptions {
   /** Where the children's stdout/stderr go (default: the dispatcher's). */

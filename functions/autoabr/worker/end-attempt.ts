@@ -4,10 +4,10 @@
  * input) ends the job at once; any other failure is retried (a fresh, delayed message) until the job's
  * attempts run out, and then the job is INACTIVE with the error and its message is dead-lettered.
  */
-import type { Logger } from '../../core/logger';
-import type { JobItem } from './job';
-import { type JobQueue, jobMessage } from './job-queue';
-import type { JobStore } from './job-store';
+import type { Logger } from '../../../core/logger';
+import type { JobStore } from '../adapters/dynamo-job-store';
+import { type JobQueue, jobMessage } from '../adapters/sqs-job-queue';
+import type { JobItem } from '../domain/job';
 
 /** A failure that another attempt would only repeat. */
 export class PermanentJobError extends Error {

@@ -7,17 +7,29 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type AttemptDeps, type AttemptEnd, failAttempt, PermanentJobError, succeedAttempt } from './attempt';
-import { EngineError, type VmafEngine } from './engine';
-import { encodeArgs, type ScoreTarget, scoreArgs, scoreRuns } from './ffmpeg-args';
-import type { JobItem } from './job';
-import type { ModelName } from './models';
-import { resultFileName, resultKey } from './result-keys';
-import type { ProcessResult } from './run-process';
-import { downloadToFile, isAccessDenied, isNotFound, ObjectTooLargeError, putText } from './s3-objects';
-import { parseS3Url } from './s3-url';
-import { indexKey, mergeIndex, type ScoreIndex } from './score-index';
-import { summariseVmafLog, VmafLogError, type VmafSummary } from './vmaf-log';
+import type { ProcessResult } from '../adapters/run-process';
+import {
+  downloadToFile,
+  isAccessDenied,
+  isNotFound,
+  ObjectTooLargeError,
+  putText,
+} from '../adapters/s3-objects';
+import { encodeArgs, type ScoreTarget, scoreArgs, scoreRuns } from '../domain/ffmpeg-args';
+import type { JobItem } from '../domain/job';
+import type { ModelName } from '../domain/models';
+import { resultFileName, resultKey } from '../domain/result-keys';
+import { parseS3Url } from '../domain/s3-url';
+import { indexKey, mergeIndex, type ScoreIndex } from '../domain/score-index';
+import { summariseVmafLog, VmafLogError, type VmafSummary } from '../domain/vmaf-log';
+import { EngineError, type VmafEngine } from './detect-engine';
+import {
+  type AttemptDeps,
+  type AttemptEnd,
+  failAttempt,
+  PermanentJobError,
+  succeedAttempt,
+} from './end-attempt';
 
 export type RunFfmpeg = (args: readonly string[], signal: AbortSignal) => Promise<ProcessResult>;
 

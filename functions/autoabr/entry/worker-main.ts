@@ -4,10 +4,10 @@
  * means the dispatcher (or the heartbeat timeout) has to end the attempt.
  */
 
-import { applyCloudEnv } from './cloud-config';
+import { applyCloudEnv } from '../config/cloud-config';
+import { loadDotEnv } from '../config/dotenv';
+import { runAttempt } from '../worker/run-attempt';
 import { log, workerDeps } from './deps';
-import { loadDotEnv } from './dotenv';
-import { runAttempt } from './worker';
 
 async function main(): Promise<number> {
   const [jobId, attemptText] = process.argv.slice(2);

@@ -5,8 +5,8 @@
  */
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MODEL_NAMES, type ModelName, VMAF_MODELS } from './models';
-import { runProcess } from './run-process';
+import { runProcess } from '../adapters/run-process';
+import { MODEL_NAMES, type ModelName, VMAF_MODELS } from '../domain/models';
 
 export type LibvmafVersion = 'v1' | 'v2';
 

@@ -3,7 +3,7 @@
  * running: the job still holds, or waits for, a worker) or INACTIVE (finished, either way); `phase`
  * says which of those it is.
  */
-import type { JobSpec } from './job-request';
+import type { JobSpec } from '../api/job-request';
 import type { ModelName } from './models';
 import type { EncodingSettings, PipelineSettings } from './settings';
 

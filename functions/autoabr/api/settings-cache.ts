@@ -4,10 +4,10 @@
  * the request field that pointed at the document, except S3 being unreachable (502).
  */
 import type { z } from 'zod';
-import { badRequest, HttpError } from '../../core/errors';
-import type { GenerationStore } from './cache-generation';
-import { isAccessDenied, isNotFound, ObjectTooLargeError } from './s3-objects';
-import { parseS3Url, type S3Location } from './s3-url';
+import { badRequest, HttpError } from '../../../core/errors';
+import type { GenerationStore } from '../adapters/dynamo-generation-store';
+import { isAccessDenied, isNotFound, ObjectTooLargeError } from '../adapters/s3-objects';
+import { parseS3Url, type S3Location } from '../domain/s3-url';
 import {
   DEFAULT_ENCODING_SETTINGS,
   DEFAULT_PIPELINE,
@@ -16,7 +16,7 @@ import {
   encodingSettingsSchema,
   type PipelineSettings,
   pipelineSchema,
-} from './settings';
+} from '../domain/settings';
 
 export interface SettingsCacheDeps {
   fetchText(loc: S3Location): Promise<string>;

@@ -1,7 +1,7 @@
 /** Lambda entry of the dispatcher: an EventBridge schedule (every minute) runs one tick. */
-import { applyCloudEnv } from './cloud-config';
+import { applyCloudEnv } from '../config/cloud-config';
+import { dispatchOnce, type TickReport } from '../dispatcher/dispatch-once';
 import { dispatcherDeps } from './deps';
-import { dispatchOnce, type TickReport } from './dispatcher';
 
 applyCloudEnv();
 

@@ -1,8 +1,8 @@
 /** The body of POST /autoabr (seed 001, "Job request"), validated field by field. */
 import { z } from 'zod';
-import { parseWith } from '../../core/validation';
-import { MODEL_NAMES } from './models';
-import { parseS3Url } from './s3-url';
+import { parseWith } from '../../../core/validation';
+import { MODEL_NAMES } from '../domain/models';
+import { parseS3Url } from '../domain/s3-url';
 
 const s3Url = z.string().refine((v) => parseS3Url(v) !== undefined, 'must be an s3://bucket/key URL');
 

@@ -2,7 +2,7 @@
  * ffmpeg command lines, as argument arrays (never a shell string): one encode per rung, and one scoring
  * run per encode that feeds every requested model from a single decode of both files.
  */
-import type { LibvmafVersion } from './engine';
+import type { LibvmafVersion } from '../worker/detect-engine';
 import { type ModelName, VMAF_MODELS } from './models';
 import type { Rung } from './result-keys';
 import type { EncodingSettings } from './settings';

@@ -7,7 +7,7 @@
  * - unset: the SDK's default chain (environment, file, role).
  * CLOUD_REGION sets the region unless AWS_REGION is already set.
  */
-import { ConfigError, readBool } from '../../core/env';
+import { ConfigError, readBool } from '../../../core/env';
 
 type Env = Record<string, string | undefined>;
 

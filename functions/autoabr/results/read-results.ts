@@ -5,14 +5,14 @@
  * are downloaded with bounded concurrency, and the index is updated with them.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Logger } from '../../core/logger';
-import { mapLimit } from '../../core/map-limit';
-import type { ModelName } from './models';
-import { outputPrefix, parseResultKey, type ResultFile } from './result-keys';
-import type { ScoredFile } from './results';
-import { getText, listObjects } from './s3-objects';
-import { indexKey, loadIndex, mergeIndex, type ScoreIndex } from './score-index';
-import { vmafScore } from './vmaf-log';
+import type { Logger } from '../../../core/logger';
+import { mapLimit } from '../../../core/map-limit';
+import { getText, listObjects } from '../adapters/s3-objects';
+import type { ScoredFile } from '../domain/compile-results';
+import type { ModelName } from '../domain/models';
+import { outputPrefix, parseResultKey, type ResultFile } from '../domain/result-keys';
+import { indexKey, loadIndex, mergeIndex, type ScoreIndex } from '../domain/score-index';
+import { vmafScore } from '../domain/vmaf-log';
 
 export interface ResultLocation {
   bucket: string;

@@ -5,9 +5,9 @@
  * timeout covers tasks that die.
  */
 import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
-import type { EcsConfig } from './config';
-import type { JobItem } from './job';
-import { type WorkerLauncher, workerArgs } from './launcher';
+import type { EcsConfig } from '../config/service-config';
+import type { JobItem } from '../domain/job';
+import { type WorkerLauncher, workerArgs } from '../ports/worker-launcher';
 
 export class EcsLauncher implements WorkerLauncher {
   constructor(

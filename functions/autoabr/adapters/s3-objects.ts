@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { S3Location } from './s3-url';
+import type { S3Location } from '../domain/s3-url';
 
 export class ObjectTooLargeError extends Error {
   override name = 'ObjectTooLargeError';
