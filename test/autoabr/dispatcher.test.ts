@@ -7,17 +7,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentClient, sqsClient } from '../../core/aws';
 import { createLogger } from '../../core/logger';
 import { DynamoJobStore } from '../../functions/autoabr/adapters/dynamo-job-store';
-import { parseJobMessage, SqsJobQueue } from '../../functions/autoabr/adapters/sqs-job-queue';
-import {
-  type DispatcherDeps,
-  dispatchOnce,
-  onWorkerExit,
-} from '../../functions/autoabr/dispatcher/dispatch-once';
+import { SqsJobQueue } from '../../functions/autoabr/adapters/sqs-job-queue';
+import { dispatchOnce } from '../../functions/autoabr/dispatcher/dispatch-once';
+import type { DispatcherDeps } from '../../functions/autoabr/dispatcher/dispatcher-deps';
+import { onWorkerExit } from '../../functions/autoabr/dispatcher/worker-exit';
 import { type JobItem, newJob } from '../../functions/autoabr/domain/job';
+import { parseJobMessage } from '../../functions/autoabr/domain/job-message';
 import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/domain/settings';
 import type { WorkerLauncher } from '../../functions/autoabr/ports/worker-launcher';
 import { failAttempt } from '../../functions/autoabr/worker/end-attempt';
 import type { LocalCloud } from '../../local/cloud';
+import { waitFor } from '../support/wait-for';
 import { startCloud, testClients } from './support/cloud';
 
 let cloud: LocalCloud;
@@ -159,11 +159,14 @@ describe('dispatching jobs', () => {
     expect(await jobs.get(job.id)).toMatchObject({ status: 'ACTIVE', phase: 'QUEUED', attempts: 1 });
     expect((await jobs.get(job.id))?.error).toMatch(/attempt 1 failed: .*no heartbeat/);
     // The retry's message shows up after its delay, and the next ticks start attempt 2.
-    const deadline = Date.now() + 30_000;
-    while (!launched.some((l) => l.id === job.id && l.attempt === 2) && Date.now() < deadline) {
-      await dispatchOnce(deps());
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await waitFor(
+      async () => {
+        await dispatchOnce(deps());
+        return launched.some((l) => l.id === job.id && l.attempt === 2);
+      },
+      (started) => started,
+      { what: 'attempt 2 to start', timeoutMs: 30_000, intervalMs: 500 },
+    );
     expect(await jobs.get(job.id)).toMatchObject({ phase: 'RUNNING', attempts: 2 });
   });
 

@@ -9,19 +9,22 @@ import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobStore } from '../../functions/autoabr/adapters/dynamo-job-store';
-import { parseJobMessage } from '../../functions/autoabr/adapters/sqs-job-queue';
 import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
-import type { Dispatcher } from '../../functions/autoabr/dispatcher/dispatch-once';
+import { defaultModelDir } from '../../functions/autoabr/config/default-paths';
+import type { Dispatcher } from '../../functions/autoabr/dispatcher/dispatch-loop';
 import type { JobItem, WorkerInfo } from '../../functions/autoabr/domain/job';
-import { buildApiDeps } from '../../functions/autoabr/entry/deps';
+import { parseJobMessage } from '../../functions/autoabr/domain/job-message';
+import { buildApiDeps } from '../../functions/autoabr/entry/build-api-deps';
 import { startAutoabrDispatcher } from '../../functions/autoabr/entry/local-dispatcher';
+import type { JobStore } from '../../functions/autoabr/ports/job-store';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
+import { waitFor } from '../support/wait-for';
 import { startApi, startCloud, testClients } from './support/cloud';
 import { referenceClip } from './support/media';
 
-const MODEL_DIR = join(__dirname, '..', '..', '..', 'shared', 'vmaf-models', 'libvmaf-1');
+/** The libvmaf 1.x model files kept in the repository: workers use them unless told otherwise. */
+const MODEL_DIR = defaultModelDir();
 
 let cloud: LocalCloud;
 let api: Gateway;
@@ -40,14 +43,15 @@ beforeAll(async () => {
   });
   bucket = cloud.env.BUCKET_AUTOABR!;
   ({ s3, sqs } = testClients(cloud.env));
-  jobs = buildApiDeps().jobs;
+  const deps = buildApiDeps();
+  jobs = deps.jobs;
   const put = (Key: string, Body: string | Buffer) =>
     s3.send(new PutObjectCommand({ Bucket: bucket, Key, Body }));
   await put('refs/clip.mp4', await readFile(await referenceClip()));
   await put('refs/not-a-video.mp4', Buffer.from('this is not a video file '.repeat(200)));
   await put('settings/fast.json', JSON.stringify({ preset: 'veryfast' }));
   await put('settings/pipeline.json', JSON.stringify({ nSubsample: 5 }));
-  api = await startApi(createAutoabrRoutes());
+  api = await startApi(createAutoabrRoutes(() => deps));
   dispatcher = startAutoabrDispatcher({ intervalMs: 250 });
 }, 180_000);
 
@@ -79,15 +83,9 @@ async function submit(job: Record<string, unknown>): Promise<WorkerInfo> {
   return (await res.json()) as WorkerInfo;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 240_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls `probe` until it gives a value (a job in the wanted state, say). */
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 240_000): Promise<T> =>
+  waitFor(probe, (value) => value !== undefined, { what, timeoutMs, intervalMs: 200 }) as Promise<T>;
 
 async function info(id: string): Promise<WorkerInfo> {
   return (await (await fetch(`${api.url}/autoabr/${id}`)).json()) as WorkerInfo;

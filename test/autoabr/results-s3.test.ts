@@ -6,7 +6,7 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapLimit } from '../../core/map-limit';
 import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
-import { buildApiDeps } from '../../functions/autoabr/entry/deps';
+import { buildApiDeps } from '../../functions/autoabr/entry/build-api-deps';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
 import { startApi, startCloud, testClients } from './support/cloud';
@@ -45,7 +45,8 @@ beforeAll(async () => {
   puts.push({ Key: 'results/bigger/HD/640x360_1_vmaf.json', Body: log(1) }); // another output sharing the prefix
   await mapLimit(puts, 32, (p) => s3.send(new PutObjectCommand({ Bucket: bucket, ...p })));
   s3.destroy();
-  api = await startApi(createAutoabrRoutes());
+  const deps = buildApiDeps();
+  api = await startApi(createAutoabrRoutes(() => deps));
 }, 180_000);
 
 async function restore(): Promise<void> {
@@ -159,6 +160,7 @@ describe('compiling 1,100 result files from S3', () => {
       );
     // A fresh API instance (nothing in memory) must take the score from the index...
     await putIndex({ [key]: { etag: head.ETag, score: 42 } });
+    // Dependencies built afresh for every request: each one is a new instance, with nothing in memory.
     const fresh = await startApi(createAutoabrRoutes(() => buildApiDeps()));
     try {
       const viaIndex = (await (await fetch(`${fresh.url}/autoabr/result/big/PhoneHD`)).json()) as {

@@ -1,16 +1,9 @@
 /**
- * The settings cache's generation number, shared by every API instance: DELETE /autoabr/cache bumps it,
- * and each instance drops its cached documents when it sees a new number (checked at most every few
- * seconds). It lives as one item of the jobs table (`id = #settings-cache`, no `status`, so it never
- * shows up as a job).
+ * The settings cache's generation in DynamoDB: one item of the jobs table (`id = #settings-cache`, no
+ * `status`, so it never shows up as a job).
  */
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
-export interface GenerationStore {
-  current(): Promise<number>;
-  /** Increments and returns the new generation. */
-  bump(): Promise<number>;
-}
+import type { GenerationStore } from '../ports/generation-store';
 
 const KEY = { id: '#settings-cache' };
 

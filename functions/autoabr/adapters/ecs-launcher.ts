@@ -4,7 +4,7 @@
  * command override is its arguments, `<jobId> <attempt>`. Exits are not observed here: the heartbeat
  * timeout covers tasks that die.
  */
-import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import { type ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
 import type { EcsConfig } from '../config/service-config';
 import type { JobItem } from '../domain/job';
 import { type WorkerLauncher, workerArgs } from '../ports/worker-launcher';
@@ -12,7 +12,7 @@ import { type WorkerLauncher, workerArgs } from '../ports/worker-launcher';
 export class EcsLauncher implements WorkerLauncher {
   constructor(
     private readonly config: EcsConfig,
-    private readonly ecs: ECSClient = new ECSClient({}),
+    private readonly ecs: ECSClient,
   ) {}
 
   async launch(job: JobItem, attempt: number): Promise<string> {

@@ -1,15 +1,9 @@
 /** Runs a program to completion, keeping only the tail of its stderr (ffmpeg can be chatty). */
 import { spawn } from 'node:child_process';
-
-export interface ProcessResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  /** The last `tailBytes` of stderr. */
-  stderr: string;
-}
+import type { ProcessResult } from '../ports/ffmpeg-runner';
 
 export interface RunOptions {
+  /** How much of stderr's end to keep (default 4 KiB). */
   tailBytes?: number;
   /** Bounded stdout capture (for `-h` style queries); beyond it stdout is dropped. */
   maxStdoutBytes?: number;

@@ -1,7 +1,6 @@
 /**
- * The job queue (SQS queue autoabrJobs). A message only says "job <id> wants a worker"; everything else
- * is in DynamoDB. Whoever ends an attempt settles its message: delete (done, or failed for good),
- * release (retry later) or dead-letter (retries exhausted: kept in `<queue>-dlq` for an operator).
+ * The job queue on SQS (queue autoabrJobs); dead letters go to `<queue>-dlq` with the reason as a
+ * message attribute.
  */
 import {
   ChangeMessageVisibilityCommand,
@@ -10,35 +9,8 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-
-export interface ReceivedJob {
-  /** undefined when the body is not a job message (it is then dead-lettered). */
-  jobId: string | undefined;
-  body: string;
-  receiptHandle: string;
-}
-
-export interface JobQueue {
-  send(jobId: string, delaySeconds?: number): Promise<void>;
-  receive(max: number, leaseSeconds: number): Promise<ReceivedJob[]>;
-  /** Keeps a message invisible for another `leaseSeconds` from now (the worker's heartbeat). */
-  extend(receiptHandle: string, leaseSeconds: number): Promise<void>;
-  /** Makes a message visible again after `delaySeconds`. */
-  release(receiptHandle: string, delaySeconds: number): Promise<void>;
-  delete(receiptHandle: string): Promise<void>;
-  deadLetter(receiptHandle: string, body: string, reason: string): Promise<void>;
-}
-
-export const jobMessage = (jobId: string): string => JSON.stringify({ jobId });
-
-export function parseJobMessage(body: string): string | undefined {
-  try {
-    const parsed = JSON.parse(body) as { jobId?: unknown };
-    return typeof parsed.jobId === 'string' && parsed.jobId ? parsed.jobId : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { jobMessage, parseJobMessage } from '../domain/job-message';
+import type { JobQueue, ReceivedJob } from '../ports/job-queue';
 
 /** The DLQ next to a queue: provisioning names it `<queue>-dlq` (locally and in the CDK stack). */
 export const deadLetterUrl = (queueUrl: string): string => `${queueUrl}-dlq`;

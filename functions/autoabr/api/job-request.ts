@@ -52,7 +52,6 @@ export const jobRequestSchema = z
   .strict();
 
 export type JobRequest = z.infer<typeof jobRequestSchema>;
-export type JobSpec = JobRequest['job'];
 
 /** The validated request, or a 400 naming the first bad field (e.g. `job.resolutions.0.width`). */
 export const parseJobRequest = (body: unknown): JobRequest => parseWith(jobRequestSchema, body);

@@ -5,8 +5,6 @@
  */
 import type { z } from 'zod';
 import { badRequest, HttpError } from '../../../core/errors';
-import type { GenerationStore } from '../adapters/dynamo-generation-store';
-import { isAccessDenied, isNotFound, ObjectTooLargeError } from '../adapters/s3-objects';
 import { parseS3Url, type S3Location } from '../domain/s3-url';
 import {
   DEFAULT_ENCODING_SETTINGS,
@@ -17,6 +15,8 @@ import {
   type PipelineSettings,
   pipelineSchema,
 } from '../domain/settings';
+import type { GenerationStore } from '../ports/generation-store';
+import { ObjectAccessDeniedError, ObjectNotFoundError, ObjectTooLargeError } from '../ports/object-store';
 
 export interface SettingsCacheDeps {
   fetchText(loc: S3Location): Promise<string>;
@@ -91,8 +91,9 @@ export class SettingsCache {
     try {
       text = await this.deps.fetchText(loc);
     } catch (err) {
-      if (isNotFound(err)) throw badRequest(`${field}: no document at ${url}`, field);
-      if (isAccessDenied(err)) throw badRequest(`${field}: access denied to ${url}`, field);
+      if (err instanceof ObjectNotFoundError) throw badRequest(`${field}: no document at ${url}`, field);
+      if (err instanceof ObjectAccessDeniedError)
+        throw badRequest(`${field}: access denied to ${url}`, field);
       if (err instanceof ObjectTooLargeError) throw badRequest(`${field}: ${err.message}`, field);
       throw new HttpError(
         502,

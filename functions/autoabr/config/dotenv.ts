@@ -1,6 +1,7 @@
 /**
  * A tiny `.env` reader: KEY=value lines, `#` comments, optional `export `, single or double quotes
- * (double quotes understand \n). Variables already set in the environment always win.
+ * (double quotes understand \n). Variables already set in the environment always win. Only the worker's
+ * entry point loads one (entry/worker-main.ts): loading changes the environment it is given.
  */
 import { readFileSync } from 'node:fs';
 
@@ -24,8 +25,8 @@ export function parseDotEnv(text: string): Record<string, string> {
   return out;
 }
 
-/** Fills unset variables from the file; returns the names it set. A missing file is not an error. */
-export function loadDotEnv(path = '.env', env: Record<string, string | undefined> = process.env): string[] {
+/** Fills unset variables of `env` from the file; returns the names it set. A missing file is no error. */
+export function loadDotEnv(path: string, env: Record<string, string | undefined>): string[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

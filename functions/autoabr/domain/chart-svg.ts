@@ -103,11 +103,37 @@ export function renderChart(input: ChartInput): string {
     return out.join('\n');
   }
   const bitrates = input.points.map((p) => p.bitrate);
-  const x = bitrateAxis(Math.min(...bitrates), Math.max(...bitrates));
-  const y = scoreAxis(Math.min(...input.points.map((p) => p.score)));
-  const px = (p: RatePoint) => `${f1(x.toPx(p.bitrate))},${f1(y.toPx(p.score))}`;
+  const plot: Plot = {
+    x: bitrateAxis(Math.min(...bitrates), Math.max(...bitrates)),
+    y: scoreAxis(Math.min(...input.points.map((p) => p.score))),
+  };
+  const series = seriesByResolution(input.points);
+  out.push(
+    ...gridAndAxes(plot),
+    ...seriesLines(plot, series),
+    ...hullAndLadder(plot, input),
+    ...legend(series),
+    '</svg>',
+  );
+  return out.join('\n');
+}
 
-  // Grid and axes.
+interface Plot {
+  x: Axis;
+  y: Axis;
+}
+
+const pointPx = ({ x, y }: Plot, p: RatePoint) => ({ cx: f1(x.toPx(p.bitrate)), cy: f1(y.toPx(p.score)) });
+const polylinePoints = (plot: Plot, points: readonly RatePoint[]) =>
+  points
+    .map((p) => {
+      const { cx, cy } = pointPx(plot, p);
+      return `${cx},${cy}`;
+    })
+    .join(' ');
+
+function gridAndAxes({ x, y }: Plot): string[] {
+  const out: string[] = [];
   for (const t of x.ticks) {
     const xp = f1(x.toPx(t));
     out.push(
@@ -127,50 +153,74 @@ export function renderChart(input: ChartInput): string {
     `<text x="${M.left + PLOT_W / 2}" y="${H - 14}" text-anchor="middle" fill="#222">Bitrate (b/s)</text>`,
     `<text transform="translate(18 ${M.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" fill="#222">VMAF (harmonic mean)</text>`,
   );
+  return out;
+}
 
-  // One series per resolution, smallest first.
+/** One series per resolution, smallest first, each sorted by bitrate. */
+function seriesByResolution(points: readonly RatePoint[]): Map<string, RatePoint[]> {
   const series = new Map<string, RatePoint[]>();
-  for (const p of [...input.points].sort((a, b) => a.height - b.height || a.width - b.width)) {
+  for (const p of [...points].sort((a, b) => a.height - b.height || a.width - b.width)) {
     const key = `${p.width}x${p.height}`;
     series.set(key, [...(series.get(key) ?? []), p]);
   }
-  const legend: string[] = [];
-  [...series.entries()].forEach(([key, pts], i) => {
-    const color = PALETTE[i % PALETTE.length]!;
-    const sorted = pts.sort((a, b) => a.bitrate - b.bitrate);
+  for (const pts of series.values()) pts.sort((a, b) => a.bitrate - b.bitrate);
+  return series;
+}
+
+const seriesColor = (i: number) => PALETTE[i % PALETTE.length]!;
+
+function seriesLines(plot: Plot, series: Map<string, RatePoint[]>): string[] {
+  const out: string[] = [];
+  [...series.values()].forEach((pts, i) => {
+    const color = seriesColor(i);
     out.push(
-      `<polyline fill="none" stroke="${color}" stroke-width="2" points="${sorted.map(px).join(' ')}"/>`,
+      `<polyline fill="none" stroke="${color}" stroke-width="2" points="${polylinePoints(plot, pts)}"/>`,
     );
-    for (const p of sorted) {
+    for (const p of pts) {
+      const { cx, cy } = pointPx(plot, p);
       out.push(
-        `<circle cx="${f1(x.toPx(p.bitrate))}" cy="${f1(y.toPx(p.score))}" r="3.5" fill="${color}"><title>${escapeXml(label(p))}</title></circle>`,
+        `<circle cx="${cx}" cy="${cy}" r="3.5" fill="${color}"><title>${escapeXml(label(p))}</title></circle>`,
       );
     }
+  });
+  return out;
+}
+
+/** The convex hull dashed on top, the suggested ladder's rungs ringed. */
+function hullAndLadder(plot: Plot, input: ChartInput): string[] {
+  const out: string[] = [];
+  if (input.hull.length > 1) {
+    out.push(
+      `<polyline fill="none" stroke="#111" stroke-width="1.5" stroke-dasharray="6 4" points="${polylinePoints(plot, input.hull)}"/>`,
+    );
+  }
+  for (const p of input.ladder) {
+    const { cx, cy } = pointPx(plot, p);
+    out.push(
+      `<circle cx="${cx}" cy="${cy}" r="8" fill="none" stroke="#111" stroke-width="1.5"><title>${escapeXml(`ladder rung: ${label(p)}`)}</title></circle>`,
+    );
+  }
+  return out;
+}
+
+/** Right of the plot: one entry per resolution, then the hull and the ladder. */
+function legend(series: Map<string, RatePoint[]>): string[] {
+  const out: string[] = [];
+  [...series.keys()].forEach((key, i) => {
+    const color = seriesColor(i);
     const ly = M.top + 10 + i * 20;
-    legend.push(
+    out.push(
       `<line x1="${W - M.right + 16}" y1="${ly}" x2="${W - M.right + 40}" y2="${ly}" stroke="${color}" stroke-width="2"/>`,
       `<circle cx="${W - M.right + 28}" cy="${ly}" r="3.5" fill="${color}"/>`,
       `<text x="${W - M.right + 48}" y="${ly}" dominant-baseline="middle" fill="#222">${escapeXml(key)}</text>`,
     );
   });
-
-  if (input.hull.length > 1) {
-    out.push(
-      `<polyline fill="none" stroke="#111" stroke-width="1.5" stroke-dasharray="6 4" points="${input.hull.map(px).join(' ')}"/>`,
-    );
-  }
-  for (const p of input.ladder) {
-    out.push(
-      `<circle cx="${f1(x.toPx(p.bitrate))}" cy="${f1(y.toPx(p.score))}" r="8" fill="none" stroke="#111" stroke-width="1.5"><title>${escapeXml(`ladder rung: ${label(p)}`)}</title></circle>`,
-    );
-  }
   const ly = M.top + 10 + series.size * 20 + 10;
-  legend.push(
+  out.push(
     `<line x1="${W - M.right + 16}" y1="${ly}" x2="${W - M.right + 40}" y2="${ly}" stroke="#111" stroke-width="1.5" stroke-dasharray="6 4"/>`,
     `<text x="${W - M.right + 48}" y="${ly}" dominant-baseline="middle" fill="#222">convex hull</text>`,
     `<circle cx="${W - M.right + 28}" cy="${ly + 22}" r="8" fill="none" stroke="#111" stroke-width="1.5"/>`,
     `<text x="${W - M.right + 48}" y="${ly + 22}" dominant-baseline="middle" fill="#222">suggested ladder</text>`,
   );
-  out.push(...legend, '</svg>');
-  return out.join('\n');
+  return out;
 }

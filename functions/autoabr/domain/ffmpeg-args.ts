@@ -2,7 +2,7 @@
  * ffmpeg command lines, as argument arrays (never a shell string): one encode per rung, and one scoring
  * run per encode that feeds every requested model from a single decode of both files.
  */
-import type { LibvmafVersion } from '../worker/detect-engine';
+import { type LibvmafVersion, modelFiles } from './libvmaf';
 import { type ModelName, VMAF_MODELS } from './models';
 import type { Rung } from './result-keys';
 import type { EncodingSettings } from './settings';
@@ -117,9 +117,9 @@ export function libvmafOptions(cmd: ScoreCommand, target: ScoreTarget): string {
     `n_subsample=${cmd.nSubsample}`,
   ];
   if (cmd.libvmaf === 'v1') {
-    const path = `${cmd.modelDir.replace(/\/+$/, '')}/${model.pklFile}`;
+    const [pkl] = modelFiles(target.model, cmd.modelDir);
     return [
-      `model_path=${escapeFilterValue(path)}`,
+      `model_path=${escapeFilterValue(pkl!)}`,
       ...(model.phone ? ['phone_model=1'] : []),
       ...common,
     ].join(':');

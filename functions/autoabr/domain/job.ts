@@ -3,9 +3,19 @@
  * running: the job still holds, or waits for, a worker) or INACTIVE (finished, either way); `phase`
  * says which of those it is.
  */
-import type { JobSpec } from '../api/job-request';
 import type { ModelName } from './models';
 import type { EncodingSettings, PipelineSettings } from './settings';
+
+/** What a job request asks to measure (validated by the API before it gets here). */
+export interface JobSpec {
+  /** The output's name: one key segment of its result files. */
+  name: string;
+  /** `s3://bucket/key` of the reference video. */
+  reference: string;
+  models: ModelName[];
+  bitrates: number[];
+  resolutions: { width: number; height: number }[];
+}
 
 export type JobStatus = 'ACTIVE' | 'INACTIVE';
 export type JobPhase = 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED';

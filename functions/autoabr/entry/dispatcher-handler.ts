@@ -1,8 +1,8 @@
 /** Lambda entry of the dispatcher: an EventBridge schedule (every minute) runs one tick. */
-import { applyCloudEnv } from '../config/cloud-config';
+import { dispatcherConfigFromEnv } from '../config/service-config';
 import { dispatchOnce, type TickReport } from '../dispatcher/dispatch-once';
-import { dispatcherDeps } from './deps';
+import { buildDispatcherDeps } from './build-dispatcher-deps';
 
-applyCloudEnv();
+const deps = buildDispatcherDeps(dispatcherConfigFromEnv());
 
-export const handler = async (): Promise<TickReport> => dispatchOnce(dispatcherDeps());
+export const handler = async (): Promise<TickReport> => dispatchOnce(deps);

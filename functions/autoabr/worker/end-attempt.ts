@@ -5,14 +5,11 @@
  * attempts run out, and then the job is INACTIVE with the error and its message is dead-lettered.
  */
 import type { Logger } from '../../../core/logger';
-import type { JobStore } from '../adapters/dynamo-job-store';
-import { type JobQueue, jobMessage } from '../adapters/sqs-job-queue';
+import { type AttemptEnd, retryDelaySeconds } from '../domain/attempt-policy';
 import type { JobItem } from '../domain/job';
-
-/** A failure that another attempt would only repeat. */
-export class PermanentJobError extends Error {
-  override name = 'PermanentJobError';
-}
+import { jobMessage } from '../domain/job-message';
+import type { JobQueue } from '../ports/job-queue';
+import type { JobStore } from '../ports/job-store';
 
 export interface AttemptDeps {
   jobs: JobStore;
@@ -20,11 +17,6 @@ export interface AttemptDeps {
   now(): number;
   log: Logger;
 }
-
-/** Seconds before a failed attempt's message is visible again: 5 s, 10 s, 20 s... up to a minute. */
-export const retryDelaySeconds = (attempt: number): number => Math.min(60, 5 * 2 ** Math.max(0, attempt - 1));
-
-export type AttemptEnd = 'SUCCEEDED' | 'FAILED' | 'RETRYING' | 'LOST';
 
 async function settle(deps: AttemptDeps, what: string, op: () => Promise<void>): Promise<void> {
   // The job's state is already recorded; a message we fail to settle just comes back and is dropped
