@@ -27,7 +27,7 @@ function fieldOf(body: unknown): string | undefined {
 }
 
 describe('job request validation', () => {
-  it('accepts the seed example with the settings URLs left out', () => {
+  it('accepts a complete job with the settings URLs left out', () => {
     const req = parseJobRequest(valid());
     expect(req.job.name).toBe('clip_01');
     expect(req.encodingSettingsUrl).toBeUndefined();

@@ -1,4 +1,4 @@
-/** The body of POST /autoabr (seed 001, "Job request"), validated field by field. */
+/** The body of POST /autoabr (README, AutoABR "API"), validated field by field. */
 import { z } from 'zod';
 import { parseWith } from '../../../core/validation';
 import { MODEL_NAMES } from '../domain/models';

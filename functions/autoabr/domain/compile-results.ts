@@ -1,4 +1,4 @@
-/** Compiling scored result files into the seed's JSON object and its CSV/TSV tables. */
+/** Compiling scored result files into the JSON object and the CSV/TSV tables the API serves. */
 import type { ModelName } from './models';
 import { type ResultFile, resultFileName } from './result-keys';
 
@@ -6,7 +6,7 @@ export interface ScoredFile extends ResultFile {
   score: number;
 }
 
-/** The seed's order for tables (and our order for JSON keys): model, height, bitrate, then width. */
+/** The order of table rows and JSON keys: model, height, bitrate, then width. */
 export function compareScored(a: ResultFile, b: ResultFile): number {
   if (a.model !== b.model) return a.model < b.model ? -1 : 1;
   return a.height - b.height || a.bitrate - b.bitrate || a.width - b.width;

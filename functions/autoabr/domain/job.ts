@@ -1,7 +1,7 @@
 /**
- * A job as stored, and the worker info the API shows for it. The seed's status is ACTIVE (queued or
- * running: the job still holds, or waits for, a worker) or INACTIVE (finished, either way); `phase`
- * says which of those it is.
+ * A job as stored, and the worker info the API shows for it. Its status is ACTIVE (queued or running:
+ * the job still holds, or waits for, a worker) or INACTIVE (finished, either way); `phase` says which
+ * of those it is.
  */
 import type { ModelName } from './models';
 import type { EncodingSettings, PipelineSettings } from './settings';

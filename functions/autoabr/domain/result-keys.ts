@@ -1,6 +1,6 @@
 /**
- * Where result files live: `<prefix>/<job name>/<model>/<W>x<H>_<bitrate>_vmaf.json`, the layout the
- * reference tool writes and its users' scripts expect.
+ * Where result files live: `<prefix>/<job name>/<model>/<W>x<H>_<bitrate>_vmaf.json`, one folder per
+ * output and per model, the rung in the file name, so a script can walk the results without the API.
  */
 import { isModelName, type ModelName } from './models';
 

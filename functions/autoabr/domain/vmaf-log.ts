@@ -2,8 +2,8 @@
  * libvmaf's JSON log, in both shapes it comes in:
  * - libvmaf >= 2: `frames[].metrics.vmaf` plus `pooled_metrics.vmaf.{min,max,mean,harmonic_mean}`;
  * - libvmaf 1.x: `frames[].metrics.vmaf` only (no pools), so we compute them the way libvmaf 2 does.
- * A result's score is the pooled harmonic mean, as the reference tool reports it: it weighs bad frames
- * more than the arithmetic mean does, which is what viewers notice.
+ * A result's score is the pooled harmonic mean: it weighs bad frames more than the arithmetic mean
+ * does, which is what viewers notice.
  */
 import { z } from 'zod';
 

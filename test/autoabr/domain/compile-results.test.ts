@@ -53,7 +53,7 @@ describe('compiling results', () => {
     });
   });
 
-  it('writes a CSV with the seed header, rows sorted by model, height and bitrate', () => {
+  it('writes a CSV with a header row, then rows sorted by model, height and bitrate', () => {
     const csv = compileTable('clip', files, 'csv');
     expect(csv.split('\n')).toEqual([
       'jobname,model,width,height,bitrate,score',
