@@ -112,7 +112,7 @@ beforeEach(async () => {
   launched = [];
 });
 
-describe('dispatching jobs', () => {
+describe('starting workers', () => {
   it('starts one worker per queued job and marks each RUNNING as attempt 1', async () => {
     const a = await enqueue();
     const b = await enqueue();
@@ -149,7 +149,9 @@ describe('dispatching jobs', () => {
     expect(held.deferred).toEqual([second.id]);
     expect((await jobs.get(second.id))?.phase).toBe('QUEUED');
   });
+});
 
+describe('workers that go silent or exit', () => {
   it('ends a silent worker’s attempt and retries the job on the next tick', async () => {
     const job = await enqueue();
     await dispatchOnce(deps());
@@ -209,7 +211,9 @@ describe('dispatching jobs', () => {
     expect(await jobs.finish(job.id, 1, { phase: 'SUCCEEDED', now: clock })).toBe(false);
     expect((await jobs.get(job.id))?.phase).toBe('QUEUED');
   });
+});
 
+describe('failures and stray messages', () => {
   it('fails a job for good on a permanent error, without retrying', async () => {
     const job = await enqueue();
     await dispatchOnce(deps());

@@ -128,6 +128,22 @@ describe('compiling 1,100 result files from S3', () => {
     await restore();
   });
 
+  it('gives {} for a model without files', async () => {
+    const res = await fetch(`${api.url}/autoabr/result/big/UHD`);
+    expect(await res.json()).toMatchObject({ result: { big: { UHD: {} } } });
+  });
+
+  it('gives every model {} for an output nobody wrote', async () => {
+    const res = await fetch(`${api.url}/autoabr/result/nothing-here/`);
+    expect(await res.json()).toEqual({
+      id: null,
+      status: 'INACTIVE',
+      result: { 'nothing-here': { PhoneHD: {}, HD: {}, UHD: {} } },
+    });
+  });
+});
+
+describe('the score index', () => {
   it('stores a score index of the files it downloaded, each entry with the file’s ETag', async () => {
     await (await fetch(`${api.url}/autoabr/result/big/`)).text();
     const { s3 } = testClients(cloud.env);
@@ -178,21 +194,9 @@ describe('compiling 1,100 result files from S3', () => {
       s3.destroy();
     }
   });
+});
 
-  it('gives {} for a model without files', async () => {
-    const res = await fetch(`${api.url}/autoabr/result/big/UHD`);
-    expect(await res.json()).toMatchObject({ result: { big: { UHD: {} } } });
-  });
-
-  it('gives every model {} for an output nobody wrote', async () => {
-    const res = await fetch(`${api.url}/autoabr/result/nothing-here/`);
-    expect(await res.json()).toEqual({
-      id: null,
-      status: 'INACTIVE',
-      result: { 'nothing-here': { PhoneHD: {}, HD: {}, UHD: {} } },
-    });
-  });
-
+describe('ladders', () => {
   it('suggests a ladder per model from the hull', async () => {
     const res = await fetch(`${api.url}/autoabr/result/big/ladder?target=90&step=10`);
     const body = (await res.json()) as {
