@@ -1,6 +1,5 @@
 /** What the API's handlers work with: built once per API instance by its entry point. */
 import type { Logger } from '../../../core/logger';
-import type { ApiConfig } from '../config/service-config';
 import type { JobQueue } from '../ports/job-queue';
 import type { JobStore } from '../ports/job-store';
 import type { ObjectStore } from '../ports/object-store';
@@ -13,7 +12,12 @@ export interface ApiDeps {
   objects: ObjectStore;
   settings: SettingsCache;
   scores: ScoreCache;
-  config: Pick<ApiConfig, 'maxAttempts' | 'resultConcurrency'>;
+  config: {
+    /** Attempts each new job gets. */
+    maxAttempts: number;
+    /** Result files fetched at once when compiling. */
+    resultConcurrency: number;
+  };
   /** The service bucket: default result bucket, and where the default pipeline writes. */
   bucket: string;
   now(): number;

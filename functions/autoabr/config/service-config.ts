@@ -8,7 +8,6 @@ import { resolve } from 'node:path';
 import type { ClientSettings } from '../../../core/aws';
 import { readBool, readEnum, readInt, readOptionalString, readString } from '../../../core/env';
 import { buckets, localName, queues, tables } from '../../../core/resources';
-import type { DispatchLimits } from '../dispatcher/dispatcher-deps';
 import { cloudClientSettings } from './cloud-config';
 import { defaultModelDir, installerFfmpegPath, repoRoot } from './default-paths';
 
@@ -73,7 +72,16 @@ export interface EcsConfig {
   assignPublicIp: boolean;
 }
 
-export interface DispatcherConfig extends DispatchLimits {
+export interface DispatcherConfig {
+  /** Upper bound on running workers, whatever the pipelines say. */
+  maxWorkers: number;
+  /** How long a received message stays invisible: the worker renews it while it runs. */
+  leaseSeconds: number;
+  /** A RUNNING job without a heartbeat for this long has lost its worker. */
+  heartbeatTimeoutMs: number;
+  /** A job still QUEUED after this long is given up. */
+  queuedTimeoutMs: number;
+  /** The local dispatcher's tick. */
   intervalMs: number;
   /** Set when workers are ECS tasks; local workers are child processes. */
   ecs: EcsConfig | undefined;

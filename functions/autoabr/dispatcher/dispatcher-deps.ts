@@ -1,9 +1,8 @@
 import type { WorkerLauncher } from '../ports/worker-launcher';
 import type { AttemptDeps } from '../worker/end-attempt';
 
-/** The limits a tick works within. */
+/** The limits a tick works within (AUTOABR_MAX_WORKERS and the timeouts, see config/). */
 export interface DispatchLimits {
-  /** Upper bound on running workers, whatever the pipelines say. */
   maxWorkers: number;
   /** How long a received message stays invisible: the worker renews it while it runs. */
   leaseSeconds: number;
