@@ -46,7 +46,10 @@ export class AutoabrServiceConstruct extends Construct {
       q.grantConsumeMessages(grantee);
     };
 
-    const apiFn = apiFunction(this, 'Handler', { entry: 'functions/autoabr/handler.ts', environment: env });
+    const apiFn = apiFunction(this, 'Handler', {
+      entry: 'functions/autoabr/entry/api-handler.ts',
+      environment: env,
+    });
     jobs.grantReadWriteData(apiFn);
     queue.grantSendMessages(apiFn);
     bucket.grantReadWrite(apiFn);
@@ -77,7 +80,7 @@ export class AutoabrServiceConstruct extends Construct {
       allowAllOutbound: true,
     });
     const dispatcher = apiFunction(this, 'Dispatcher', {
-      entry: 'functions/autoabr/dispatcher-handler.ts',
+      entry: 'functions/autoabr/entry/dispatcher-handler.ts',
       timeout: Duration.seconds(55),
       environment: {
         ...env,

@@ -95,9 +95,9 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       urls.schedule = `${urls.schedule}/api/v1`;
     }
     if (wanted.has('autoabr')) {
-      const autoabr = await import('../functions/autoabr/handler');
+      const autoabr = await import('../functions/autoabr/entry/api-handler');
       await serve('autoabr', autoabr.handler, ports.autoabr);
-      const { startAutoabrDispatcher } = await import('../functions/autoabr/local');
+      const { startAutoabrDispatcher } = await import('../functions/autoabr/entry/local-dispatcher');
       running.push(startAutoabrDispatcher());
     }
     if (wanted.has('engine')) {

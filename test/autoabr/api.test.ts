@@ -5,10 +5,11 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApiDeps } from '../../functions/autoabr/deps';
-import { createAutoabrRoutes } from '../../functions/autoabr/routes';
+import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
+import { buildApiDeps } from '../../functions/autoabr/entry/build-api-deps';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
+import { waitFor } from '../support/wait-for';
 import { startApi, startCloud, testClients } from './support/cloud';
 
 let cloud: LocalCloud;
@@ -51,7 +52,8 @@ beforeAll(async () => {
   cloud = await startCloud({ AUTOABR_CACHE_CHECK_MS: '300' });
   bucket = cloud.env.BUCKET_AUTOABR!;
   ({ s3, sqs } = testClients(cloud.env));
-  api = await startApi(createAutoabrRoutes());
+  const apiDeps = buildApiDeps();
+  api = await startApi(createAutoabrRoutes(() => apiDeps));
   const otherDeps = buildApiDeps();
   other = await startApi(createAutoabrRoutes(() => otherDeps));
 }, 180_000);
@@ -194,9 +196,14 @@ describe('settings documents', () => {
     expect(cleared.status).toBe(200);
     expect(await cleared.json()).toMatchObject({ cleared: true, generation: expect.any(Number) });
     expect(await created(api)).toBe(9);
-    // The other instance trusts its view of the generation for AUTOABR_CACHE_CHECK_MS (300 ms here).
-    await new Promise((r) => setTimeout(r, 400));
-    expect(await created(other)).toBe(9);
+    // The other instance trusts its view of the generation for AUTOABR_CACHE_CHECK_MS (300 ms here),
+    // then sees the new one and loads the document afresh.
+    const seen = await waitFor(
+      () => created(other),
+      (n) => n === 9,
+      { what: 'the other instance to serve the fresh document', timeoutMs: 10_000 },
+    );
+    expect(seen).toBe(9);
   });
 });
 

@@ -6,14 +6,18 @@ import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentClient, sqsClient } from '../../core/aws';
 import { createLogger } from '../../core/logger';
-import { failAttempt } from '../../functions/autoabr/attempt';
-import { type DispatcherDeps, dispatchOnce, onWorkerExit } from '../../functions/autoabr/dispatcher';
-import { type JobItem, newJob } from '../../functions/autoabr/job';
-import { parseJobMessage, SqsJobQueue } from '../../functions/autoabr/job-queue';
-import { DynamoJobStore } from '../../functions/autoabr/job-store';
-import type { WorkerLauncher } from '../../functions/autoabr/launcher';
-import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/settings';
+import { DynamoJobStore } from '../../functions/autoabr/adapters/dynamo-job-store';
+import { SqsJobQueue } from '../../functions/autoabr/adapters/sqs-job-queue';
+import { dispatchOnce } from '../../functions/autoabr/dispatcher/dispatch-once';
+import type { DispatcherDeps } from '../../functions/autoabr/dispatcher/dispatcher-deps';
+import { onWorkerExit } from '../../functions/autoabr/dispatcher/worker-exit';
+import { type JobItem, newJob } from '../../functions/autoabr/domain/job';
+import { parseJobMessage } from '../../functions/autoabr/domain/job-message';
+import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/domain/settings';
+import type { WorkerLauncher } from '../../functions/autoabr/ports/worker-launcher';
+import { failAttempt } from '../../functions/autoabr/worker/end-attempt';
 import type { LocalCloud } from '../../local/cloud';
+import { waitFor } from '../support/wait-for';
 import { startCloud, testClients } from './support/cloud';
 
 let cloud: LocalCloud;
@@ -108,7 +112,7 @@ beforeEach(async () => {
   launched = [];
 });
 
-describe('dispatching jobs', () => {
+describe('starting workers', () => {
   it('starts one worker per queued job and marks each RUNNING as attempt 1', async () => {
     const a = await enqueue();
     const b = await enqueue();
@@ -145,7 +149,9 @@ describe('dispatching jobs', () => {
     expect(held.deferred).toEqual([second.id]);
     expect((await jobs.get(second.id))?.phase).toBe('QUEUED');
   });
+});
 
+describe('workers that go silent or exit', () => {
   it('ends a silent worker’s attempt and retries the job on the next tick', async () => {
     const job = await enqueue();
     await dispatchOnce(deps());
@@ -155,11 +161,14 @@ describe('dispatching jobs', () => {
     expect(await jobs.get(job.id)).toMatchObject({ status: 'ACTIVE', phase: 'QUEUED', attempts: 1 });
     expect((await jobs.get(job.id))?.error).toMatch(/attempt 1 failed: .*no heartbeat/);
     // The retry's message shows up after its delay, and the next ticks start attempt 2.
-    const deadline = Date.now() + 30_000;
-    while (!launched.some((l) => l.id === job.id && l.attempt === 2) && Date.now() < deadline) {
-      await dispatchOnce(deps());
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await waitFor(
+      async () => {
+        await dispatchOnce(deps());
+        return launched.some((l) => l.id === job.id && l.attempt === 2);
+      },
+      (started) => started,
+      { what: 'attempt 2 to start', timeoutMs: 30_000, intervalMs: 500 },
+    );
     expect(await jobs.get(job.id)).toMatchObject({ phase: 'RUNNING', attempts: 2 });
   });
 
@@ -202,7 +211,9 @@ describe('dispatching jobs', () => {
     expect(await jobs.finish(job.id, 1, { phase: 'SUCCEEDED', now: clock })).toBe(false);
     expect((await jobs.get(job.id))?.phase).toBe('QUEUED');
   });
+});
 
+describe('failures and stray messages', () => {
   it('fails a job for good on a permanent error, without retrying', async () => {
     const job = await enqueue();
     await dispatchOnce(deps());

@@ -9,19 +9,22 @@ import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApiDeps } from '../../functions/autoabr/deps';
-import type { Dispatcher } from '../../functions/autoabr/dispatcher';
-import type { JobItem, WorkerInfo } from '../../functions/autoabr/job';
-import { parseJobMessage } from '../../functions/autoabr/job-queue';
-import type { JobStore } from '../../functions/autoabr/job-store';
-import { startAutoabrDispatcher } from '../../functions/autoabr/local';
-import { createAutoabrRoutes } from '../../functions/autoabr/routes';
+import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
+import { defaultModelDir } from '../../functions/autoabr/config/default-paths';
+import type { Dispatcher } from '../../functions/autoabr/dispatcher/dispatch-loop';
+import type { JobItem, WorkerInfo } from '../../functions/autoabr/domain/job';
+import { parseJobMessage } from '../../functions/autoabr/domain/job-message';
+import { buildApiDeps } from '../../functions/autoabr/entry/build-api-deps';
+import { startAutoabrDispatcher } from '../../functions/autoabr/entry/local-dispatcher';
+import type { JobStore } from '../../functions/autoabr/ports/job-store';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
+import { waitFor } from '../support/wait-for';
 import { startApi, startCloud, testClients } from './support/cloud';
 import { referenceClip } from './support/media';
 
-const MODEL_DIR = join(__dirname, '..', '..', '..', 'shared', 'vmaf-models', 'libvmaf-1');
+/** The libvmaf 1.x model files kept in the repository: workers use them unless told otherwise. */
+const MODEL_DIR = defaultModelDir();
 
 let cloud: LocalCloud;
 let api: Gateway;
@@ -40,14 +43,15 @@ beforeAll(async () => {
   });
   bucket = cloud.env.BUCKET_AUTOABR!;
   ({ s3, sqs } = testClients(cloud.env));
-  jobs = buildApiDeps().jobs;
+  const deps = buildApiDeps();
+  jobs = deps.jobs;
   const put = (Key: string, Body: string | Buffer) =>
     s3.send(new PutObjectCommand({ Bucket: bucket, Key, Body }));
   await put('refs/clip.mp4', await readFile(await referenceClip()));
   await put('refs/not-a-video.mp4', Buffer.from('this is not a video file '.repeat(200)));
   await put('settings/fast.json', JSON.stringify({ preset: 'veryfast' }));
   await put('settings/pipeline.json', JSON.stringify({ nSubsample: 5 }));
-  api = await startApi(createAutoabrRoutes());
+  api = await startApi(createAutoabrRoutes(() => deps));
   dispatcher = startAutoabrDispatcher({ intervalMs: 250 });
 }, 180_000);
 
@@ -79,15 +83,9 @@ async function submit(job: Record<string, unknown>): Promise<WorkerInfo> {
   return (await res.json()) as WorkerInfo;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 240_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls `probe` until it gives a value (a job in the wanted state, say). */
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 240_000): Promise<T> =>
+  waitFor(probe, (value) => value !== undefined, { what, timeoutMs, intervalMs: 200 }) as Promise<T>;
 
 async function info(id: string): Promise<WorkerInfo> {
   return (await (await fetch(`${api.url}/autoabr/${id}`)).json()) as WorkerInfo;
@@ -105,33 +103,61 @@ type ResultJson = {
   result: Record<string, Record<string, Record<string, number>>>;
 };
 
+interface Measurement {
+  /** The job once finished. */
+  job: WorkerInfo;
+  /** How GET /autoabr listed it while it ran. */
+  listedWhileRunning: WorkerInfo | undefined;
+  /** Its compiled JSON result. */
+  result: ResultJson;
+  workerPid: number;
+}
+
+async function runMeasurementJob(): Promise<Measurement> {
+  const submitted = await submit({
+    name: 'e2e',
+    models: ['HD', 'PhoneHD'],
+    bitrates: [150000, 600000],
+    resolutions: [
+      { width: 320, height: 180 },
+      { width: 640, height: 360 },
+    ],
+  });
+  const running = await until('the job to run', async () => {
+    const j = await jobs.get(submitted.id);
+    return j?.phase === 'RUNNING' && j.worker ? j : undefined;
+  });
+  const active = (await (await fetch(`${api.url}/autoabr`)).json()) as { workers: WorkerInfo[] };
+  const job = await finished(submitted.id);
+  return {
+    job,
+    listedWhileRunning: active.workers.find((w) => w.id === submitted.id),
+    result: (await (await fetch(`${api.url}/autoabr/result/e2e/`)).json()) as ResultJson,
+    workerPid: Number(running.worker!.slice(4)),
+  };
+}
+
+/** One job serves the next two suites: started by whichever runs first, awaited by both. */
+let measurement: Promise<Measurement> | undefined;
+const measured = () => {
+  measurement ??= runMeasurementJob();
+  return measurement;
+};
+
 describe('a measurement job', () => {
   let job: WorkerInfo;
   let result: ResultJson;
   let workerPid: number;
+  let listedWhileRunning: WorkerInfo | undefined;
 
   beforeAll(async () => {
-    job = await submit({
-      name: 'e2e',
-      models: ['HD', 'PhoneHD'],
-      bitrates: [150000, 600000],
-      resolutions: [
-        { width: 320, height: 180 },
-        { width: 640, height: 360 },
-      ],
-    });
-    const running = await until('the job to run', async () => {
-      const j = await jobs.get(job.id);
-      return j?.phase === 'RUNNING' && j.worker ? j : undefined;
-    });
-    const active = (await (await fetch(`${api.url}/autoabr`)).json()) as { workers: WorkerInfo[] };
-    const listed = active.workers.find((w) => w.id === job.id);
-    expect(listed?.status).toBe('ACTIVE');
-    expect(listed?.runningTimeMs).toBeGreaterThanOrEqual(0);
-    workerPid = Number(running.worker!.slice(4));
-    job = await finished(job.id);
-    result = (await (await fetch(`${api.url}/autoabr/result/e2e/`)).json()) as ResultJson;
+    ({ job, result, workerPid, listedWhileRunning } = await measured());
   }, 300_000);
+
+  it('is listed among the active workers while it runs', () => {
+    expect(listedWhileRunning?.status).toBe('ACTIVE');
+    expect(listedWhileRunning?.runningTimeMs).toBeGreaterThanOrEqual(0);
+  });
 
   it('ends INACTIVE and SUCCEEDED, with every file done and its running time', () => {
     expect(job).toMatchObject({
@@ -190,6 +216,15 @@ describe('a measurement job', () => {
       score: result.result.e2e!.HD!['640x360_600000_vmaf.json'],
     });
   });
+});
+
+describe('the results of a measurement job', () => {
+  let job: WorkerInfo;
+  let result: ResultJson;
+
+  beforeAll(async () => {
+    ({ job, result } = await measured());
+  }, 300_000);
 
   it('compiles the JSON result keyed by job name and model, {} for the model not measured', () => {
     expect(result.id).toBe(job.id);

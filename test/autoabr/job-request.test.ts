@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../core/errors';
-import { parseJobRequest } from '../../functions/autoabr/job-request';
+import { parseJobRequest } from '../../functions/autoabr/api/job-request';
 
 const valid = () => ({
   job: {
@@ -26,8 +26,8 @@ function fieldOf(body: unknown): string | undefined {
   return undefined;
 }
 
-describe('job request validation', () => {
-  it('accepts the seed example with the settings URLs left out', () => {
+describe('a valid job request', () => {
+  it('accepts a complete job with the settings URLs left out', () => {
     const req = parseJobRequest(valid());
     expect(req.job.name).toBe('clip_01');
     expect(req.encodingSettingsUrl).toBeUndefined();
@@ -43,6 +43,14 @@ describe('job request validation', () => {
     expect(req.pipelineUrl).toBe('s3://cfg/p.json');
   });
 
+  it('accepts the largest resolution, 7680x4320', () => {
+    const body = valid();
+    body.job.resolutions = [{ width: 7680, height: 4320 }];
+    expect(parseJobRequest(body).job.resolutions[0]).toEqual({ width: 7680, height: 4320 });
+  });
+});
+
+describe('an invalid job request', () => {
   it('requires the job object', () => {
     expect(fieldOf({})).toBe('job');
   });
@@ -99,12 +107,6 @@ describe('job request validation', () => {
     const body = valid();
     body.job.resolutions = [resolution];
     expect(fieldOf(body)).toBe(field);
-  });
-
-  it('accepts the largest resolution, 7680x4320', () => {
-    const body = valid();
-    body.job.resolutions = [{ width: 7680, height: 4320 }];
-    expect(parseJobRequest(body).job.resolutions[0]).toEqual({ width: 7680, height: 4320 });
   });
 
   it('names an unknown field instead of ignoring it', () => {

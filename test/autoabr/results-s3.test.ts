@@ -5,8 +5,8 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapLimit } from '../../core/map-limit';
-import { buildApiDeps } from '../../functions/autoabr/deps';
-import { createAutoabrRoutes } from '../../functions/autoabr/routes';
+import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
+import { buildApiDeps } from '../../functions/autoabr/entry/build-api-deps';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
 import { startApi, startCloud, testClients } from './support/cloud';
@@ -45,7 +45,8 @@ beforeAll(async () => {
   puts.push({ Key: 'results/bigger/HD/640x360_1_vmaf.json', Body: log(1) }); // another output sharing the prefix
   await mapLimit(puts, 32, (p) => s3.send(new PutObjectCommand({ Bucket: bucket, ...p })));
   s3.destroy();
-  api = await startApi(createAutoabrRoutes());
+  const deps = buildApiDeps();
+  api = await startApi(createAutoabrRoutes(() => deps));
 }, 180_000);
 
 async function restore(): Promise<void> {
@@ -127,6 +128,22 @@ describe('compiling 1,100 result files from S3', () => {
     await restore();
   });
 
+  it('gives {} for a model without files', async () => {
+    const res = await fetch(`${api.url}/autoabr/result/big/UHD`);
+    expect(await res.json()).toMatchObject({ result: { big: { UHD: {} } } });
+  });
+
+  it('gives every model {} for an output nobody wrote', async () => {
+    const res = await fetch(`${api.url}/autoabr/result/nothing-here/`);
+    expect(await res.json()).toEqual({
+      id: null,
+      status: 'INACTIVE',
+      result: { 'nothing-here': { PhoneHD: {}, HD: {}, UHD: {} } },
+    });
+  });
+});
+
+describe('the score index', () => {
   it('stores a score index of the files it downloaded, each entry with the file’s ETag', async () => {
     await (await fetch(`${api.url}/autoabr/result/big/`)).text();
     const { s3 } = testClients(cloud.env);
@@ -159,6 +176,7 @@ describe('compiling 1,100 result files from S3', () => {
       );
     // A fresh API instance (nothing in memory) must take the score from the index...
     await putIndex({ [key]: { etag: head.ETag, score: 42 } });
+    // Dependencies built afresh for every request: each one is a new instance, with nothing in memory.
     const fresh = await startApi(createAutoabrRoutes(() => buildApiDeps()));
     try {
       const viaIndex = (await (await fetch(`${fresh.url}/autoabr/result/big/PhoneHD`)).json()) as {
@@ -176,21 +194,9 @@ describe('compiling 1,100 result files from S3', () => {
       s3.destroy();
     }
   });
+});
 
-  it('gives {} for a model without files', async () => {
-    const res = await fetch(`${api.url}/autoabr/result/big/UHD`);
-    expect(await res.json()).toMatchObject({ result: { big: { UHD: {} } } });
-  });
-
-  it('gives every model {} for an output nobody wrote', async () => {
-    const res = await fetch(`${api.url}/autoabr/result/nothing-here/`);
-    expect(await res.json()).toEqual({
-      id: null,
-      status: 'INACTIVE',
-      result: { 'nothing-here': { PhoneHD: {}, HD: {}, UHD: {} } },
-    });
-  });
-
+describe('ladders', () => {
   it('suggests a ladder per model from the hull', async () => {
     const res = await fetch(`${api.url}/autoabr/result/big/ladder?target=90&step=10`);
     const body = (await res.json()) as {

@@ -1,0 +1,204 @@
+/**
+ * Jobs in DynamoDB (table autoabrJobs). Every write by a worker is conditional on the attempt it runs:
+ * once an attempt is declared over (heartbeat timeout, retry), a late write from it fails instead of
+ * resurrecting the job. The table also holds one pointer per job name (`id = name#<name>`, the latest
+ * job of that name) so results can show that job's status and find its result bucket; pointers carry
+ * no `status`, so they stay out of the byStatus index.
+ */
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, queryAll } from '../../../core/dynamo';
+import type { JobItem } from '../domain/job';
+import type { ModelName } from '../domain/models';
+import type { FinishOutcome, JobStore } from '../ports/job-store';
+
+const namePointer = (name: string) => `name#${name}`;
+
+export class DynamoJobStore implements JobStore {
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(job: JobItem): Promise<void> {
+    await this.ddb.send(
+      new PutCommand({ TableName: this.table, Item: job, ConditionExpression: 'attribute_not_exists(id)' }),
+    );
+    // The pointer only moves forward: a slower, older create never hides a newer job of the same name.
+    try {
+      await this.ddb.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { id: namePointer(job.name), jobId: job.id, createdAt: job.createdAt },
+          ConditionExpression: 'attribute_not_exists(id) OR createdAt <= :c',
+          ExpressionAttributeValues: { ':c': job.createdAt },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+
+  async get(id: string): Promise<JobItem | undefined> {
+    const res = await this.ddb.send(
+      new GetCommand({ TableName: this.table, Key: { id }, ConsistentRead: true }),
+    );
+    const item = res.Item as JobItem | undefined;
+    return item && typeof item.status === 'string' ? item : undefined;
+  }
+
+  async latestByName(name: string): Promise<JobItem | undefined> {
+    const res = await this.ddb.send(
+      new GetCommand({ TableName: this.table, Key: { id: namePointer(name) } }),
+    );
+    const jobId = res.Item?.jobId;
+    return typeof jobId === 'string' ? this.get(jobId) : undefined;
+  }
+
+  async listActive(): Promise<JobItem[]> {
+    return (await queryAll(this.ddb, {
+      TableName: this.table,
+      IndexName: 'byStatus',
+      KeyConditionExpression: '#s = :active',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':active': 'ACTIVE' },
+    })) as unknown as JobItem[];
+  }
+
+  /**
+   * SET/REMOVE on dotted paths (`progress.done`) under a condition; the item after the update, or
+   * undefined when the condition did not hold.
+   */
+  private async update(
+    id: string,
+    condition: string,
+    set: Record<string, unknown>,
+    conditionValues: Record<string, unknown> = {},
+    remove: string[] = [],
+  ): Promise<JobItem | undefined> {
+    const names: Record<string, string> = {};
+    const path = (dotted: string) =>
+      dotted
+        .split('.')
+        .map((part) => {
+          const alias = `#${part}`;
+          names[alias] = part;
+          return alias;
+        })
+        .join('.');
+    for (const alias of condition.match(/#\w+/g) ?? []) names[alias] = alias.slice(1);
+    const values: Record<string, unknown> = { ...conditionValues };
+    const sets = Object.entries(set).map(([k, v], i) => {
+      values[`:v${i}`] = v;
+      return `${path(k)} = :v${i}`;
+    });
+    const removes = remove.map(path);
+    try {
+      const res = await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { id },
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: `attribute_exists(id) AND ${condition}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return res.Attributes as JobItem;
+    } catch (err) {
+      if (isConditionFailure(err)) return undefined;
+      throw err;
+    }
+  }
+
+  private running(id: string, attempt: number, set: Record<string, unknown>, remove: string[] = []) {
+    return this.update(
+      id,
+      '#phase = :running AND #attempts = :attempt',
+      set,
+      { ':running': 'RUNNING', ':attempt': attempt },
+      remove,
+    );
+  }
+
+  claim(id: string, attempt: number, receiptHandle: string, now: number): Promise<JobItem | undefined> {
+    return this.update(
+      id,
+      '#phase = :queued AND #attempts = :previous',
+      {
+        phase: 'RUNNING',
+        attempts: attempt,
+        startedAt: now,
+        heartbeatAt: now,
+        updatedAt: now,
+        receiptHandle,
+      },
+      { ':queued': 'QUEUED', ':previous': attempt - 1 },
+      ['worker'],
+    );
+  }
+
+  async setWorker(id: string, attempt: number, worker: string): Promise<boolean> {
+    return (await this.running(id, attempt, { worker })) !== undefined;
+  }
+
+  async heartbeat(id: string, attempt: number, now: number): Promise<boolean> {
+    return (await this.running(id, attempt, { heartbeatAt: now })) !== undefined;
+  }
+
+  async setTotal(
+    id: string,
+    attempt: number,
+    total: number,
+    modelErrors: Partial<Record<ModelName, string>>,
+    now: number,
+  ): Promise<boolean> {
+    return (
+      (await this.running(id, attempt, {
+        progress: { done: 0, total },
+        modelErrors,
+        heartbeatAt: now,
+        updatedAt: now,
+      })) !== undefined
+    );
+  }
+
+  async progress(id: string, attempt: number, done: number, now: number): Promise<boolean> {
+    return (
+      (await this.running(id, attempt, { 'progress.done': done, heartbeatAt: now, updatedAt: now })) !==
+      undefined
+    );
+  }
+
+  async finish(id: string, attempt: number, outcome: FinishOutcome): Promise<boolean> {
+    const set: Record<string, unknown> = {
+      status: 'INACTIVE',
+      phase: outcome.phase,
+      finishedAt: outcome.now,
+      updatedAt: outcome.now,
+    };
+    if (outcome.error !== undefined) set.error = outcome.error;
+    const remove = outcome.error === undefined ? ['receiptHandle', 'error'] : ['receiptHandle'];
+    return (await this.running(id, attempt, set, remove)) !== undefined;
+  }
+
+  async requeue(id: string, attempt: number, error: string, now: number): Promise<boolean> {
+    return (
+      (await this.running(id, attempt, { phase: 'QUEUED', error, updatedAt: now }, [
+        'receiptHandle',
+        'worker',
+      ])) !== undefined
+    );
+  }
+
+  async failQueued(id: string, error: string, now: number): Promise<boolean> {
+    return (
+      (await this.update(
+        id,
+        '#phase = :queued',
+        { status: 'INACTIVE', phase: 'FAILED', error, finishedAt: now, updatedAt: now },
+        { ':queued': 'QUEUED' },
+      )) !== undefined
+    );
+  }
+}

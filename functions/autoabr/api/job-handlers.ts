@@ -1,0 +1,48 @@
+/** Creating jobs and showing them: validate, call the domain, shape the answer. */
+import { HttpError, notFound } from '../../../core/errors';
+import { type ApiRequest, type ApiResponse, json } from '../../../core/http';
+import { newJob, workerInfo } from '../domain/job';
+import type { ApiDeps } from './api-deps';
+import { parseJobRequest } from './job-request';
+
+export async function createJob(deps: ApiDeps, req: ApiRequest): Promise<ApiResponse> {
+  const request = parseJobRequest(req.body);
+  const [encoding, pipeline] = await Promise.all([
+    deps.settings.encoding(request.encodingSettingsUrl),
+    deps.settings.pipeline(request.pipelineUrl),
+  ]);
+  const now = deps.now();
+  const job = newJob({
+    id: deps.newId(),
+    spec: request.job,
+    encodingSettingsUrl: request.encodingSettingsUrl,
+    pipelineUrl: request.pipelineUrl,
+    encoding,
+    pipeline: { ...pipeline, resultBucket: pipeline.resultBucket ?? deps.bucket },
+    maxAttempts: deps.config.maxAttempts,
+    now,
+  });
+  await deps.jobs.create(job);
+  try {
+    await deps.queue.send(job.id);
+  } catch (err) {
+    // Without its message the job would wait forever: end it now, and say so.
+    await deps.jobs.failQueued(job.id, 'could not be queued', deps.now()).catch(() => undefined);
+    deps.log.error('could not queue job', { jobId: job.id, err });
+    throw new HttpError(503, 'queue_unavailable', 'the job queue is unavailable; try again');
+  }
+  return json(201, workerInfo(job, now), { location: `/autoabr/${job.id}` });
+}
+
+/** Every ACTIVE job, as worker info. */
+export async function listWorkers(deps: ApiDeps): Promise<ApiResponse> {
+  const now = deps.now();
+  const workers = (await deps.jobs.listActive()).map((j) => workerInfo(j, now));
+  return json(200, { workers });
+}
+
+export async function getJob(deps: ApiDeps, req: ApiRequest): Promise<ApiResponse> {
+  const job = await deps.jobs.get(req.params.id ?? '');
+  if (!job) throw notFound(`no job ${req.params.id}`);
+  return json(200, workerInfo(job, deps.now()));
+}

@@ -1,0 +1,40 @@
+/**
+ * Where jobs are kept. Every write made for an attempt is conditional on that attempt still running:
+ * once an attempt is declared over (heartbeat timeout, retry), a late write from it answers false
+ * instead of resurrecting the job.
+ */
+import type { JobItem } from '../domain/job';
+import type { ModelName } from '../domain/models';
+
+export interface FinishOutcome {
+  phase: 'SUCCEEDED' | 'FAILED';
+  error?: string;
+  now: number;
+}
+
+export interface JobStore {
+  create(job: JobItem): Promise<void>;
+  get(id: string): Promise<JobItem | undefined>;
+  /** The most recently created job with this name. */
+  latestByName(name: string): Promise<JobItem | undefined>;
+  /** Every ACTIVE job, oldest first. */
+  listActive(): Promise<JobItem[]>;
+  /** QUEUED -> RUNNING as attempt `attempt` (= attempts + 1); undefined if someone else moved it. */
+  claim(id: string, attempt: number, receiptHandle: string, now: number): Promise<JobItem | undefined>;
+  setWorker(id: string, attempt: number, worker: string): Promise<boolean>;
+  heartbeat(id: string, attempt: number, now: number): Promise<boolean>;
+  setTotal(
+    id: string,
+    attempt: number,
+    total: number,
+    modelErrors: Partial<Record<ModelName, string>>,
+    now: number,
+  ): Promise<boolean>;
+  progress(id: string, attempt: number, done: number, now: number): Promise<boolean>;
+  /** RUNNING -> INACTIVE (SUCCEEDED or FAILED). */
+  finish(id: string, attempt: number, outcome: FinishOutcome): Promise<boolean>;
+  /** RUNNING -> QUEUED: the attempt failed and another will follow. */
+  requeue(id: string, attempt: number, error: string, now: number): Promise<boolean>;
+  /** QUEUED -> INACTIVE/FAILED, for jobs that can never start. */
+  failQueued(id: string, error: string, now: number): Promise<boolean>;
+}
