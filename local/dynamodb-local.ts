@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { waitFor } from './ports';
+import { waitFor } from '../core/wait-for';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -75,8 +75,8 @@ export async function startDynamoDbLocal(port: number, dataDir?: string): Promis
         await probe.send(new ListTablesCommand({}));
         return true;
       },
-      30_000,
-      'DynamoDB Local',
+      undefined,
+      { timeoutMs: 30_000, what: 'DynamoDB Local answering' },
     );
   } catch (err) {
     child.kill('SIGKILL');
