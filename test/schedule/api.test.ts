@@ -10,9 +10,8 @@ import type { TokenVerifier } from '../../functions/schedule/auth';
 import { apiDepsFromEnv } from '../../functions/schedule/deps';
 import { handler } from '../../functions/schedule/handler';
 import { createScheduleRoutes } from '../../functions/schedule/routes';
-import type { LocalCloud } from '../../local/cloud';
 import { type Gateway, startGateway } from '../../local/gateway';
-import { startCloudForTests } from './support/cloud';
+import { type LocalCloud, startTestCloud } from '../support/local-cloud';
 import { http } from './support/http';
 
 let cloud: LocalCloud;
@@ -22,7 +21,7 @@ let n = 0;
 const uid = (prefix: string) => `${prefix}-${++n}`;
 
 beforeAll(async () => {
-  cloud = await startCloudForTests();
+  cloud = await startTestCloud();
   gateway = await startGateway('schedule', handler, 0);
   host = new URL(gateway.url).host;
 });
