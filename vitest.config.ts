@@ -1,14 +1,38 @@
-import { defineConfig } from 'vitest/config';
+/**
+ * Two projects, told apart by file name (test/support/README.md):
+ * - unit: `*.test.ts`, fast and pure (no DynamoDB Local, ffmpeg or Chromium): `npm run test:unit`.
+ * - integration: `*.int.test.ts`, on the real local stand-ins: `npm run test:integration`.
+ * `npm test` runs both (after lint and typecheck).
+ */
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const integration = ['test/**/*.int.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Integration suites start real local stand-ins (DynamoDB Local on Java, ffmpeg): give them room.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...integration],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: integration,
+          // They start real local stand-ins (DynamoDB Local on Java, ffmpeg): give them room.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

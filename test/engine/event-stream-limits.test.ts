@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core/wait-for';
 import { Engine } from '../../engine-container/src/engine';
-import { waitFor } from '../support/wait-for';
 import { fakeWorld, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
 
 const world = fakeWorld();

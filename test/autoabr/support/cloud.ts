@@ -3,17 +3,9 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Route } from '../../../core/http';
 import { createApiHandler } from '../../../core/http';
-import { type LocalCloud, startLocalCloud } from '../../../local/cloud';
 import { type Gateway, startGateway } from '../../../local/gateway';
 
-export async function startCloud(extraEnv: Record<string, string> = {}): Promise<LocalCloud> {
-  const cloud = await startLocalCloud();
-  Object.assign(process.env, cloud.env, extraEnv);
-  process.env.LOG_LEVEL ??= 'silent';
-  // Node 20 is what these machines have; the SDK's notice about it is noise in test output.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  return cloud;
-}
+export { startTestCloud as startCloud } from '../../support/local-cloud';
 
 /** Clients of our own for arranging and inspecting state (the code under test uses core/aws.ts). */
 export function testClients(env: Record<string, string>) {

@@ -11,11 +11,10 @@ import { planSchedule } from '../../functions/schedule/planning/plan-schedule';
 import { runFeed, type SchedulerDeps } from '../../functions/schedule/scheduler/scheduler';
 import { startScheduler } from '../../functions/schedule/scheduler/start-scheduler';
 import { cachedDurationResolver, createDurationCache } from '../../functions/schedule/scheduler/vod-duration';
-import type { LocalCloud } from '../../local/cloud';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { ensureFixtures } from '../support/fixtures';
+import { type LocalCloud, startTestCloud } from '../support/local-cloud';
 import { startStaticServer } from '../support/static-server';
-import { startCloudForTests } from './support/cloud';
 import {
   atomFeed,
   type FeedEntry,
@@ -39,7 +38,7 @@ let n = 0;
 beforeAll(async () => {
   // These tests drive each scheduler pass themselves (with their own clock): no fill on create.
   process.env.SCHEDULE_FILL_ON_CREATE_MS = '0';
-  [cloud, origin] = await Promise.all([startCloudForTests(), startFeedServer()]);
+  [cloud, origin] = await Promise.all([startTestCloud(), startFeedServer()]);
   gateway = await startGateway('schedule', handler, 0);
   tenant = new URL(gateway.url).host;
 });

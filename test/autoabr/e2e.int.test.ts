@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core/wait-for';
 import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
 import { defaultModelDir } from '../../functions/autoabr/config/default-paths';
 import type { Dispatcher } from '../../functions/autoabr/dispatcher/dispatch-loop';
@@ -19,7 +20,6 @@ import { startAutoabrDispatcher } from '../../functions/autoabr/entry/local-disp
 import type { JobStore } from '../../functions/autoabr/ports/job-store';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
-import { waitFor } from '../support/wait-for';
 import { startApi, startCloud, testClients } from './support/cloud';
 import { referenceClip } from './support/media';
 

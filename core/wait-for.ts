@@ -1,6 +1,7 @@
 /**
- * The one way a test waits: poll a condition until it holds, never sleep a fixed time and hope.
- * Fails with the last value seen (or the last error thrown), so a timeout says what was wrong.
+ * The one way to wait for something that happens elsewhere (a server starting, a channel going on air):
+ * poll a condition until it holds, never sleep a fixed time and hope. Used by tests and by the local
+ * runner. Fails with the last value seen (or the last error thrown), so a timeout says what was wrong.
  */
 export interface WaitForOptions {
   /** Give up after this long (default 15 s). */

@@ -4,9 +4,11 @@
  * playlist rules on every reload.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { checkLivePlaylistRules, listMediaPlaylists, playWithFfmpeg } from '../support/hls-client';
+import { waitOnAir } from '../support/on-air';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 let system: RunningSystem;
@@ -45,16 +47,6 @@ async function createChannel(body: Record<string, unknown>): Promise<{ id: strin
   return (await res.json()) as { id: string; playback: string };
 }
 
-async function waitForPlaylist(url: string, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await fetch(url);
-    if (res.status === 200) return res.text();
-    if (Date.now() > deadline) throw new Error(`${url} still answers ${res.status}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 describe('a Loop channel with a preroll, created through the API', () => {
   it('plays in ffmpeg for 30 s across VOD boundaries and prerolls, and keeps the live rules on every reload', async () => {
     const { playback } = await createChannel({
@@ -63,7 +55,7 @@ describe('a Loop channel with a preroll, created through the API', () => {
       url: `${origin.url}/${fixtures.vodA.path}`,
       opts: { preroll: { url: `${origin.url}/${fixtures.preroll.path}`, duration: '6000' } },
     });
-    await waitForPlaylist(playback);
+    await waitOnAir(playback);
     const [firstVariant] = await listMediaPlaylists(playback);
     const [played, violations] = await Promise.all([
       playWithFfmpeg(playback, { seconds: 32 }),
@@ -87,7 +79,7 @@ describe('failures', () => {
       type: 'Loop',
       url: `${origin.url}/nothing/master.m3u8`,
     });
-    const master = await waitForPlaylist(playback);
+    const master = await waitOnAir(playback);
     const variant = new URL(master.split('\n').find((l) => l.endsWith('.m3u8'))!, playback).toString();
     const media = await (await fetch(variant)).text();
     expect(media).toContain('/slate/slate_');
@@ -99,18 +91,17 @@ describe('failures', () => {
       type: 'Loop',
       url: `${origin.url}/${fixtures.vodA.path}`,
     });
-    await waitForPlaylist(playback);
+    await waitOnAir(playback);
     const del = await fetch(`${system.urls.channel}/channel/${id}`, {
       method: 'DELETE',
       headers: { 'x-jwt': `Bearer ${token}` },
     });
     expect(del.status).toBe(204);
-    const deadline = Date.now() + 10_000;
-    let status = 200;
-    while (Date.now() < deadline && status === 200) {
-      await new Promise((r) => setTimeout(r, 250));
-      status = (await fetch(playback)).status;
-    }
+    const status = await waitFor(
+      async () => (await fetch(playback)).status,
+      (status) => status !== 200,
+      { timeoutMs: 10_000, what: 'the deleted channel off air' },
+    );
     expect(status).toBe(404);
   });
 });

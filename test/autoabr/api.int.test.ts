@@ -5,11 +5,11 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core/wait-for';
 import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
 import { buildApiDeps } from '../../functions/autoabr/entry/build-api-deps';
 import type { LocalCloud } from '../../local/cloud';
 import type { Gateway } from '../../local/gateway';
-import { waitFor } from '../support/wait-for';
 import { startApi, startCloud, testClients } from './support/cloud';
 
 let cloud: LocalCloud;

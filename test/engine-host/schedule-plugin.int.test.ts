@@ -10,11 +10,10 @@ import { dynamoScheduleStores } from '../../functions/schedule/deps';
 import { handler } from '../../functions/schedule/handler';
 import type { FeedItem, ScheduleCursor } from '../../functions/schedule/model';
 import { planSchedule } from '../../functions/schedule/planning/plan-schedule';
-import type { LocalCloud } from '../../local/cloud';
 import { type Gateway, startGateway } from '../../local/gateway';
-import { startCloudForTests } from '../schedule/support/cloud';
 import { http } from '../schedule/support/http';
 import { ensureFixtures } from '../support/fixtures';
+import { type LocalCloud, startTestCloud } from '../support/local-cloud';
 import { startStaticServer } from '../support/static-server';
 
 let cloud: LocalCloud;
@@ -23,7 +22,7 @@ let tenant: string;
 let apiUrl: string;
 
 beforeAll(async () => {
-  cloud = await startCloudForTests();
+  cloud = await startTestCloud();
   gateway = await startGateway('schedule', handler, 0);
   tenant = new URL(gateway.url).host;
   apiUrl = `${gateway.url}/api/v1`;

@@ -7,8 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import { waitOnAir } from '../support/on-air';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 interface Entry {
@@ -58,6 +60,8 @@ afterAll(async () => {
   await new Promise((r) => feedServer?.close(r));
 });
 
+const fetchText = (url: string) => async () => (await fetch(url)).text();
+
 const api = (path: string, body?: unknown) =>
   fetch(`${system.urls.schedule}${path}`, {
     method: body ? 'POST' : 'GET',
@@ -95,22 +99,20 @@ describe('the schedule quick start', () => {
   });
 
   it('is played by the engine: every segment in its playlist belongs to the entry scheduled at its time', async () => {
-    const master = `${system.urls.engine}/channels/tv/master.m3u8`;
-    const deadline = Date.now() + 20_000;
-    while ((await fetch(master)).status !== 200) {
-      if (Date.now() > deadline) throw new Error('the scheduled channel never came up in the engine');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const media0 = `${system.urls.engine}/channels/tv/0.m3u8`;
+    await waitOnAir(`${system.urls.engine}/channels/tv/master.m3u8`);
     // A channel seen before its schedule existed plays slate up to the engine's lookahead (about 30 s).
-    const onAir = Date.now() + 90_000;
-    while (!/\/vod-[ab]\//.test(await (await fetch(`${system.urls.engine}/channels/tv/0.m3u8`)).text())) {
-      if (Date.now() > onAir) throw new Error('the schedule never went on air');
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+    await waitFor(fetchText(media0), (body) => /\/vod-[ab]\//.test(body), {
+      timeoutMs: 90_000,
+      what: 'the schedule on air',
+    });
     let checked = 0;
     let dateranges = 0;
-    for (let round = 0; round < 12; round++) {
-      const media = await (await fetch(`${system.urls.engine}/channels/tv/0.m3u8`)).text();
+    // Every playlist the engine serves over its next updates (one per segment boundary), each once.
+    let media = '';
+    for (let update = 0; update < 10; update++) {
+      const previous = media;
+      media = await waitFor(fetchText(media0), (body) => body !== previous, { what: 'the next playlist' });
       let pdt = 0;
       for (const line of media.split('\n')) {
         if (line.startsWith('#EXT-X-PROGRAM-DATE-TIME:')) pdt = Date.parse(line.slice(25));
@@ -122,7 +124,6 @@ describe('the schedule quick start', () => {
         checked++;
       }
       if (/#EXT-X-DATERANGE:[^\n]*X-SCHEDULE-ENTRY-ID/.test(media)) dateranges++;
-      await new Promise((r) => setTimeout(r, 2000));
     }
     expect(checked).toBeGreaterThan(50);
     // Each entry's first segment carries an EXT-X-DATERANGE naming the schedule entry.

@@ -10,9 +10,8 @@ import { createApiHandler } from '../../core/http';
 import { createScheduleRoutes } from '../../functions/schedule/api/routes';
 import { apiDepsFromEnv } from '../../functions/schedule/deps';
 import { handler } from '../../functions/schedule/handler';
-import type { LocalCloud } from '../../local/cloud';
 import { type Gateway, startGateway } from '../../local/gateway';
-import { startCloudForTests } from './support/cloud';
+import { type LocalCloud, startTestCloud } from '../support/local-cloud';
 import { http } from './support/http';
 
 let cloud: LocalCloud;
@@ -22,7 +21,7 @@ let n = 0;
 const uid = (prefix: string) => `${prefix}-${++n}`;
 
 beforeAll(async () => {
-  cloud = await startCloudForTests();
+  cloud = await startTestCloud();
   gateway = await startGateway('schedule', handler, 0);
   host = new URL(gateway.url).host;
 });

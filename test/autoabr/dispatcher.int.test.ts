@@ -6,6 +6,7 @@ import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentClient, sqsClient } from '../../core/aws';
 import { createLogger } from '../../core/logger';
+import { waitFor } from '../../core/wait-for';
 import { DynamoJobStore } from '../../functions/autoabr/adapters/dynamo-job-store';
 import { SqsJobQueue } from '../../functions/autoabr/adapters/sqs-job-queue';
 import { dispatchOnce } from '../../functions/autoabr/dispatcher/dispatch-once';
@@ -17,7 +18,6 @@ import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/aut
 import type { WorkerLauncher } from '../../functions/autoabr/ports/worker-launcher';
 import { failAttempt } from '../../functions/autoabr/worker/end-attempt';
 import type { LocalCloud } from '../../local/cloud';
-import { waitFor } from '../support/wait-for';
 import { startCloud, testClients } from './support/cloud';
 
 let cloud: LocalCloud;

@@ -14,10 +14,9 @@ import {
   describeErrors,
   isSegmentLoadError,
   playInBrowser,
-  type RawBrowserReport,
-  summarizePlayback,
 } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import { waitOnAir } from '../support/on-air';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const noChromium = !chromiumAvailable();
@@ -41,19 +40,6 @@ async function createChannel(body: Record<string, unknown>): Promise<string> {
   const res = await post('/channel', body, token);
   expect(res.status).toBe(201);
   return ((await res.json()) as { playback: string }).playback;
-}
-
-/** The engine reads the channel table on an interval: wait until the channel is on air. */
-async function waitOnAir(masterUrl: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    const res = await fetch(masterUrl).catch((e: Error) => e);
-    if (!(res instanceof Error) && res.ok) return;
-    last = res instanceof Error ? res.message : `HTTP ${res.status}`;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${masterUrl} not on air after ${timeoutMs} ms (${last})`);
 }
 
 /** The assertions of a good viewing, with the whole record printed when one fails. */
@@ -150,60 +136,6 @@ describe(`a channel played by hls.js in Chromium${skipReason}`, () => {
     },
     90_000,
   );
-});
-
-// The verdict's arithmetic, checked without a browser.
-describe('summarizePlayback', () => {
-  const raw = (over: Partial<RawBrowserReport>): RawBrowserReport => ({
-    src: 'http://x/master.m3u8',
-    hlsVersion: 'test',
-    hlsSupported: true,
-    firstPlayingAtMs: 1000,
-    errors: [],
-    mediaEvents: [{ atMs: 1000, type: 'playing', currentTime: 50 }],
-    samples: [{ atMs: 11_000, currentTime: 59, bufferedEnd: 62, paused: false, readyState: 4 }],
-    levels: [],
-    frags: [],
-    pageErrors: [],
-    ...over,
-  });
-  const frag = (atMs: number, cc: number) => ({ atMs, sn: atMs, cc, level: 0, url: `http://x/${atMs}.ts` });
-
-  it('measures played media time against wall time from the first playing event', () => {
-    const play = summarizePlayback(raw({}));
-    expect(play).toMatchObject({ started: true, currentTimeStart: 50, currentTimeEnd: 59 });
-    expect(play.playedSeconds).toBeCloseTo(9);
-    expect(play.wallSeconds).toBeCloseTo(10);
-  });
-
-  it('counts waiting and stalled events after playback started as stalls, not the initial wait', () => {
-    const mediaEvents = [
-      { atMs: 100, type: 'waiting', currentTime: 0 },
-      { atMs: 1000, type: 'playing', currentTime: 50 },
-      { atMs: 4000, type: 'waiting', currentTime: 53 },
-      { atMs: 4100, type: 'stalled', currentTime: 53 },
-    ];
-    expect(summarizePlayback(raw({ mediaEvents })).stalls).toBe(2);
-  });
-
-  it('counts a discontinuity each time the fragment discontinuity counter changes', () => {
-    const frags = [frag(1, 4), frag(2, 4), frag(3, 5), frag(4, 6), frag(5, 6)];
-    expect(summarizePlayback(raw({ frags })).discontinuitiesCrossed).toBe(2);
-  });
-
-  it('reports a playback that never started as not started, with nothing played', () => {
-    const fatal = {
-      atMs: 500,
-      type: 'networkError',
-      details: 'manifestLoadError',
-      fatal: true,
-      url: 'http://x/master.m3u8',
-      status: 404,
-      reason: null,
-    };
-    const play = summarizePlayback(raw({ firstPlayingAtMs: null, mediaEvents: [], errors: [fatal] }));
-    expect(play).toMatchObject({ started: false, playedSeconds: 0, wallSeconds: 0, fatalErrors: [fatal] });
-  });
 });
 
 interface Webhook {

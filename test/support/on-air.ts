@@ -1,0 +1,18 @@
+/**
+ * Waiting for a channel to go on air: the engine reads its channels on an interval, so a channel just
+ * made through an API answers 404 for a while, then its playlist.
+ */
+import { waitFor } from '../../core/wait-for';
+
+/** The body of `url` once it answers 200 (fails after `timeoutMs` with the last status seen). */
+export async function waitOnAir(url: string, timeoutMs = 20_000): Promise<string> {
+  const res = await waitFor(
+    async () => {
+      const res = await fetch(url);
+      return { status: res.status, body: await res.text() };
+    },
+    (res) => res.status === 200,
+    { timeoutMs, what: `${url} on air`, intervalMs: 250 },
+  );
+  return res.body;
+}
