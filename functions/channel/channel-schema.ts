@@ -1,5 +1,5 @@
 /**
- * The channel create request (seed 000 A) and our rules for what it leaves open:
+ * The channel create request (docs/channel-api.md) and our rules for what it leaves open:
  * - name: lowercase letters, digits and hyphens, 1–63 characters, starting and ending with a letter or
  *   digit (a DNS label), unique in the deployment because the playback URL holds only the name.
  * - url and opts.preroll.url: absolute http(s) URLs of at most 2,048 characters.

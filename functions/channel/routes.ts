@@ -1,5 +1,5 @@
 /**
- * The channel service's HTTP surface (seed 000 A). `/token` exists in the test stage only. Routes turn
+ * The channel service's HTTP surface (docs/channel-api.md). `/token` exists in the test stage only. Routes turn
  * the service's outcomes into HTTP (refusals.ts); errors become responses at the edge (core/http.ts).
  */
 
