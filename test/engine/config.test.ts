@@ -6,7 +6,7 @@ import { Engine } from '../../engine-container/src/engine';
 const am = { getNextVod: async () => ({ id: 'x', title: 'x', uri: 'https://o.test/x.m3u8' }) };
 
 describe('engine options', () => {
-  it('fills in every default of the engine's option table', () => {
+  it('fills in every default of the engine option table', () => {
     const c = resolveConfig({}, {});
     expect(c).toMatchObject({
       slateRepetitions: 10,

@@ -100,7 +100,7 @@ describe('planSchedule', () => {
     expect(plan(undefined, { items: [{ ...items[0]!, durationMs: 0 }] }).planned).toEqual([]);
   });
 
-  it('gives each entry the API's fields: ISO times, duration in seconds, type VOD, a fresh id', () => {
+  it('gives each entry the API fields: ISO times, duration in seconds, type VOD, a fresh id', () => {
     const planned = plan(undefined).planned;
     const { entry } = planned[2]!;
     expect(entry).toEqual({
