@@ -31,6 +31,10 @@ const system = await startSystem({
   },
   // Fixed by default so other tools (npm run s3:put, the AWS CLI) can reach the local cloud.
   cloudPorts: { dynamodb: port('DYNAMODB_LOCAL_PORT', 8100), fauxqs: port('FAUXQS_PORT', 4566) },
+}).catch((err: unknown) => {
+  // A refusal (a port or data folder in use) is a message for the user, not a stack trace.
+  console.error(`onair could not start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
 });
 
 console.log('\nonair is running:');

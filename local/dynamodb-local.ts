@@ -10,8 +10,11 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { logger } from '../core/logger';
 import { waitFor } from '../core/wait-for';
-import { PortInUseError, startOnPort } from './ports';
+import { claimDataDir, removeOwner, writeOwner } from './owner-file';
+import { killWhenParentDies } from './parent-watchdog';
+import { isPortInUse, PortInUseError, startOnPort } from './ports';
 
 export interface DynamoDbLocalOptions {
   /** 0 or omitted: any free port. */
@@ -29,8 +32,27 @@ export interface DynamoDbLocal {
 const LOG_CONFIG = join(import.meta.dirname, 'dynamodb-local-log4j2.xml');
 const START_TIMEOUT_MS = 30_000;
 
-export function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
-  return startOnPort(options.port ?? 0, (port) => launch(port, options.dataDir));
+/** A fixed port someone else holds: say what it is and what to do, rather than "address in use". */
+export class PortTakenError extends PortInUseError {
+  override name = 'PortTakenError';
+  constructor(port: number) {
+    super(port);
+    this.message =
+      `port ${port} (DynamoDB Local) is in use by a process this onair did not start: stop that process, ` +
+      `or choose another port with DYNAMODB_LOCAL_PORT`;
+  }
+}
+
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  const { port = 0, dataDir } = options;
+  if (dataDir && existsSync(dataDir) && (await claimDataDir(dataDir)) === 'stopped-leftover')
+    logger.warn('stopped a DynamoDB Local left running by an earlier onair on this data folder', { dataDir });
+  try {
+    return await startOnPort(port, (candidate) => launch(candidate, dataDir));
+  } catch (err) {
+    if (port === 0 || !isPortInUse(err)) throw err;
+    throw new PortTakenError(port);
+  }
 }
 
 function jarFolder(): string {
@@ -64,10 +86,16 @@ async function launch(port: number, dataDir: string | undefined): Promise<Dynamo
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // Never leave a JVM behind, whatever way this process ends.
+  // Never leave a JVM behind, whatever way this process ends: the exit hook for a crash, the watchdog
+  // for a kill -9.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  void exited.then(() => process.off('exit', killOnExit));
+  const watchdog = child.pid ? killWhenParentDies(child.pid) : undefined;
+  void exited.then(() => {
+    process.off('exit', killOnExit);
+    watchdog?.stop();
+    if (dataDir) removeOwner(dataDir);
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   try {
     await listening(child, port);
@@ -75,6 +103,7 @@ async function launch(port: number, dataDir: string | undefined): Promise<Dynamo
     child.stdout?.resume();
     child.stderr?.resume();
     await answering(endpoint);
+    if (dataDir && child.pid) writeOwner(dataDir, { jvmPid: child.pid, ownerPid: process.pid, port });
   } catch (err) {
     child.kill('SIGKILL');
     await exited;

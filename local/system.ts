@@ -13,6 +13,21 @@ import { startGateway, type V2Handler } from './gateway';
 import { startOnPort } from './ports';
 
 const STATIC_DIR = resolve(import.meta.dirname, '../engine-container/static');
+/**
+ * The environment `npm start` was launched with, read once: a variable set there wins over onair's
+ * local default (docs/configuration.md: options.env > launch environment > local defaults; the
+ * endpoints of the local cloud always win, as it is the one running).
+ */
+const launchEnv: Readonly<Record<string, string | undefined>> = { ...process.env };
+
+/** The local defaults, less whatever the launch environment sets itself. */
+export function localDefaults(
+  defaults: Record<string, string>,
+  launch: Readonly<Record<string, string | undefined>> = launchEnv,
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(defaults).filter(([name]) => launch[name] === undefined));
+}
+
 /** Where playback URLs point when no engine runs: port 0 is never served. */
 const NO_ENGINE_URL = 'http://localhost:0';
 
@@ -59,15 +74,12 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const wanted = new Set(options.services ?? serviceNames);
   const host = options.host ?? '127.0.0.1';
   const keyDir = dataDir ?? mkdtempSync(join(tmpdir(), 'onair-'));
-  const env: Record<string, string> = {
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    ONAIR_STAGE: 'test',
-    JWT_KEY_FILE: join(keyDir, 'keys', 'jwt-es256.jwk.json'),
-    ENGINE_STATIC_DIR: STATIC_DIR,
-  };
+  const env: Record<string, string> = {};
+  const configured = new Set<string>();
   // Handlers read their configuration from the environment when created: set it before each one.
   const setEnv = (more: Record<string, string>) => {
-    Object.assign(env, more);
+    for (const name of Object.keys(more)) configured.add(name);
+    Object.assign(env, localDefaults(more));
     Object.assign(process.env, env, options.env, cloud.env);
   };
   const urls: Record<string, string> = {};
@@ -78,7 +90,12 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     urls[name] = `http://localhost:${gw.port}`;
   };
   try {
-    setEnv({});
+    setEnv({
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ONAIR_STAGE: 'test',
+      JWT_KEY_FILE: join(keyDir, 'keys', 'jwt-es256.jwk.json'),
+      ENGINE_STATIC_DIR: STATIC_DIR,
+    });
     // Services point at each other by URL, known once each listens. The schedule API comes first (the
     // engine reads channels from it), the engine next (its URL is the playback URL the channel API
     // hands out), the channel API last.
@@ -109,7 +126,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     }
     urls.dynamodb = cloud.endpoints.dynamodb;
     urls['s3+sqs'] = cloud.endpoints.s3;
-    return { urls, env: { ...env, ...options.env, ...cloud.env }, stop };
+    // What the services run with: a default, or what the launch environment set instead.
+    const effective: Record<string, string> = {};
+    for (const name of configured) if (process.env[name] !== undefined) effective[name] = process.env[name]!;
+    return { urls, env: { ...effective, ...options.env, ...cloud.env }, stop };
   } catch (err) {
     await stop();
     throw err;
