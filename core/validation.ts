@@ -29,3 +29,16 @@ export const httpUrl = z
       return false;
     }
   }, 'must be an absolute http or https URL');
+
+/** C0 control characters and DEL: never part of an id, a name or a title (NUL, newlines, escapes). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** Text a person types (a title, a company): trimmed, 1..max characters, no control characters. */
+export const plainText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters');

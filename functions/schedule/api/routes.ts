@@ -10,7 +10,7 @@ import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
 import type { Feed, ScheduleChannel, StoredFeed } from '../model';
 import { scheduleRange } from './schedule-range';
-import { createChannelSchema, createFeedSchema } from './schemas';
+import { createChannelSchema, createFeedSchema, scheduleId } from './schemas';
 import { bodyTenant, tenantOf } from './tenant';
 
 export const API_PREFIX = '/api/v1';
@@ -43,6 +43,8 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     await deps.authenticate(req);
     return { deps, tenant: tenantOf(req) };
   };
+  /** The `{id}` of the path, checked by the same rule as body ids before it reaches a store. */
+  const pathId = (req: ApiRequest): string => parseWith(scheduleId, req.params.id, 'id');
 
   return [
     {
@@ -74,8 +76,9 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/channels/{id}`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        const channel = await deps.channels.get(tenant, req.params.id!);
-        if (!channel) throw notFound(`channel ${req.params.id} not found`);
+        const id = pathId(req);
+        const channel = await deps.channels.get(tenant, id);
+        if (!channel) throw notFound(`channel ${id} not found`);
         return json(200, { id: channel.id, tenant: channel.tenant, title: channel.title });
       },
     },
@@ -84,7 +87,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/channels/{id}`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        const id = req.params.id!;
+        const id = pathId(req);
         // The channel item goes first: from then on no scheduler run can write to its schedule.
         if (!(await deps.channels.remove(tenant, id))) throw notFound(`channel ${id} not found`);
         await deps.feeds.removeForChannel(tenant, id);
@@ -97,8 +100,8 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/channels/{id}/schedule`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
+        const id = pathId(req);
         const range = scheduleRange(req.query, deps.clock(), deps.maxRangeDays);
-        const id = req.params.id!;
         if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
         return json(200, await deps.entries.listOverlapping(tenant, id, range.fromMs, range.toMs));
       },
@@ -144,8 +147,9 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/mrss/{id}`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        const feed = await deps.feeds.get(tenant, req.params.id!);
-        if (!feed) throw notFound(`auto-scheduler ${req.params.id} not found`);
+        const id = pathId(req);
+        const feed = await deps.feeds.get(tenant, id);
+        if (!feed) throw notFound(`auto-scheduler ${id} not found`);
         return json(200, feedView(feed));
       },
     },
@@ -154,8 +158,8 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/mrss/{id}`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        if (!(await deps.feeds.remove(tenant, req.params.id!)))
-          throw notFound(`auto-scheduler ${req.params.id} not found`);
+        const id = pathId(req);
+        if (!(await deps.feeds.remove(tenant, id))) throw notFound(`auto-scheduler ${id} not found`);
         return json(204);
       },
     },
