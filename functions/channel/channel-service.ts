@@ -6,6 +6,7 @@
 import type { Principal } from '../../core/auth/tokens';
 import { logger } from '../../core/logger';
 import { channelEvent } from './channel-events';
+import { channelId, parseChannelId } from './channel-id';
 import type { CreateChannelRequest } from './channel-schema';
 import type { ChannelDeps } from './deps';
 import type { Channel } from './model';
@@ -16,10 +17,10 @@ export type CreateChannelOutcome =
   | { ok: true; channel: Channel }
   | { ok: false; reason: 'name_taken' | 'limit_reached' };
 
-/** The name inside channel id `<tenant>-<name>` when the id is the principal's; undefined otherwise. */
+/** The name inside channel id `<tenant>.<name>` when the id is the principal's; undefined otherwise. */
 export function ownChannelName(principal: Principal, id: string): string | undefined {
-  const prefix = `${principal.tenant}-`;
-  return id.startsWith(prefix) && id.length > prefix.length ? id.slice(prefix.length) : undefined;
+  const parsed = parseChannelId(id);
+  return parsed?.tenant === principal.tenant ? parsed.name : undefined;
 }
 
 export async function createChannel(
@@ -29,7 +30,7 @@ export async function createChannel(
 ): Promise<CreateChannelOutcome> {
   const nowMs = deps.now();
   const channel: Channel = {
-    id: `${principal.tenant}-${req.name}`,
+    id: channelId(principal.tenant, req.name),
     tenant: principal.tenant,
     name: req.name,
     type: req.type,

@@ -6,6 +6,7 @@
 import type { ApiRequest, Route } from '../../core/http';
 import { json } from '../../core/http';
 import { parseWith } from '../../core/validation';
+import { channelIdSchema } from './channel-id';
 import { createChannelSchema, tokenRequestSchema } from './channel-schema';
 import { createChannel, deleteChannel, listChannels } from './channel-service';
 import { createView, listView } from './channel-views';
@@ -49,7 +50,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
       path: '/channel/{id}',
       handler: async (req) => {
         const { deps, principal } = await open(req);
-        const id = req.params.id!;
+        const id = parseWith(channelIdSchema, req.params.id, 'id');
         if (!(await deleteChannel(deps, principal, id))) throw noSuchChannel(id);
         return json(204);
       },

@@ -6,6 +6,7 @@
  */
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../../../core/dynamo';
+import { channelId } from '../channel-id';
 import type { Channel } from '../model';
 import { transactWithRetry } from './transact-retry';
 
@@ -25,9 +26,10 @@ export interface ChannelStore {
 const channelKey = (name: string) => ({ pk: `CHANNEL#${name}`, sk: 'CHANNEL' });
 const counterKey = (tenant: string) => ({ pk: `TENANT#${tenant}`, sk: 'COUNTER' });
 
+/** The id is derived, not read: records written under the old `<tenant>-<name>` form read as the new one. */
 function toChannel(item: Record<string, unknown>): Channel {
-  const { id, tenant, name, type, url, opts, createdAt } = item as unknown as Channel;
-  return { id, tenant, name, type, url, ...(opts ? { opts } : {}), createdAt };
+  const { tenant, name, type, url, opts, createdAt } = item as unknown as Channel;
+  return { id: channelId(tenant, name), tenant, name, type, url, ...(opts ? { opts } : {}), createdAt };
 }
 
 export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): ChannelStore {
