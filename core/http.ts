@@ -1,13 +1,15 @@
 /**
  * The HTTP edge shared by every Lambda API: API Gateway HTTP API (payload v2) events in, structured
  * results out. A service is a list of routes; `createApiHandler` matches one, parses the body once
- * (bounded, JSON only) and turns any thrown HttpError into the one error shape. Route tables are plain
+ * (bounded, JSON only) and turns any thrown HttpError into the one error shape (and a store that cannot
+ * be reached into a retryable 503, store-errors.ts). Route tables are plain
  * data so the CDK stack and the local gateway declare exactly the same routes.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { badRequest, HttpError, notFound, payloadTooLarge } from './errors';
 import { logger } from './logger';
+import { isStoreUnavailable, storeUnavailable } from './store-errors';
 import { CONTROL_CHARACTERS } from './validation';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -97,12 +99,19 @@ export function matchPath(template: string, path: string): Record<string, string
   return Object.fromEntries(raw.map(([name, value]) => [name, decodePathParam(name, value)]));
 }
 
+/** An HttpError as a response; `details.retryAfterSeconds` becomes the Retry-After header. */
+function httpErrorResponse(err: HttpError): APIGatewayProxyStructuredResultV2 {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const retry = err.details.retryAfterSeconds;
+  if (typeof retry === 'number') headers['retry-after'] = String(retry);
+  return { statusCode: err.status, headers, body: JSON.stringify(err) };
+}
+
 export function toErrorResponse(err: unknown, requestId?: string): APIGatewayProxyStructuredResultV2 {
-  if (err instanceof HttpError) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const retry = err.details.retryAfterSeconds;
-    if (typeof retry === 'number') headers['retry-after'] = String(retry);
-    return { statusCode: err.status, headers, body: JSON.stringify(err) };
+  if (err instanceof HttpError) return httpErrorResponse(err);
+  if (isStoreUnavailable(err)) {
+    logger.warn('store unavailable', { err, requestId });
+    return httpErrorResponse(storeUnavailable());
   }
   logger.error('unhandled error', { err, requestId });
   return {
