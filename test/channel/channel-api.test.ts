@@ -360,7 +360,7 @@ describe('authentication', () => {
     const operator = await issueOperatorToken({ tenant: 'acme', maxChannels: 50, env: 'prod', days: 30 });
     const created = await post('/channel', loop('acme-prod-news'), operator.token, prod.url);
     expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ id: 'acme-acme-prod-news' });
+    expect(await created.json()).toMatchObject({ id: 'acme.acme-prod-news' });
     const { token } = await trialToken();
     const refused = await get('/channel', token, prod.url);
     expect(refused.status).toBe(403);
