@@ -5,6 +5,7 @@
 
 import type { Principal } from '../../core/auth/tokens';
 import { logger } from '../../core/logger';
+import type { PageRequest } from '../../core/paging';
 import { channelEvent } from './channel-events';
 import { channelId, parseChannelId } from './channel-id';
 import type { CreateChannelRequest } from './channel-schema';
@@ -52,8 +53,9 @@ export async function createChannel(
   return { ok: true, channel };
 }
 
-export const listChannels = (deps: Pick<ChannelDeps, 'channels'>, principal: Principal) =>
-  deps.channels.listByTenant(principal.tenant);
+/** A page of the principal's channels, ordered by name. */
+export const listChannels = (deps: Pick<ChannelDeps, 'channels'>, principal: Principal, page: PageRequest) =>
+  deps.channels.listByTenant(principal.tenant, page);
 
 /** The removed channel; undefined when the principal has no channel `id`. */
 export async function deleteChannel(

@@ -6,14 +6,20 @@
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { type ApiRequest, json, type Route } from '../../../core/http';
 import { logger } from '../../../core/logger';
+import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
 import type { Feed, ScheduleChannel, StoredFeed } from '../model';
+import { entryPageKey, tenantIdPageKey } from '../stores/page-keys';
 import { scheduleRange } from './schedule-range';
 import { createChannelSchema, createFeedSchema, scheduleId } from './schemas';
 import { bodyTenant, tenantOf } from './tenant';
 
 export const API_PREFIX = '/api/v1';
+
+/** `?limit=` of the channel and auto-scheduler lists, and of a schedule (docs/schedule-api.md). */
+export const LIST_PAGES: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
+export const SCHEDULE_PAGES: PageLimits = { defaultLimit: 500, maxLimit: 1000 };
 
 type GetDeps = () => ScheduleApiDeps | Promise<ScheduleApiDeps>;
 
@@ -68,7 +74,11 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/channels`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        return json(200, await deps.channels.list(tenant));
+        const { items, next } = await deps.channels.list(
+          tenant,
+          readPage(req.query, LIST_PAGES, tenantIdPageKey(tenant)),
+        );
+        return pageResponse(req, items, next);
       },
     },
     {
@@ -102,8 +112,16 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         const { deps, tenant } = await open(req);
         const id = pathId(req);
         const range = scheduleRange(req.query, deps.clock(), deps.maxRangeDays);
+        const page = readPage(req.query, SCHEDULE_PAGES, entryPageKey(tenant, id, range.fromMs));
         if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
-        return json(200, await deps.entries.listOverlapping(tenant, id, range.fromMs, range.toMs));
+        const { items, next } = await deps.entries.listOverlapping(
+          tenant,
+          id,
+          range.fromMs,
+          range.toMs,
+          page,
+        );
+        return pageResponse(req, items, next);
       },
     },
     {
@@ -139,7 +157,11 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/mrss`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        return json(200, (await deps.feeds.list(tenant)).map(feedView));
+        const { items, next } = await deps.feeds.list(
+          tenant,
+          readPage(req.query, LIST_PAGES, tenantIdPageKey(tenant)),
+        );
+        return pageResponse(req, items.map(feedView), next);
       },
     },
     {

@@ -11,9 +11,9 @@
  */
 import { z } from 'zod';
 import { httpUrl, plainText } from '../../../core/validation';
+import { SCHEDULE_ID } from '../model';
 import { MAX_TENANT_LENGTH } from './tenant';
 
-export const SCHEDULE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const MAX_RETENTION_HOURS = 8760;
 
 export const scheduleId = z
