@@ -2,7 +2,7 @@
  * Request bodies of the schedule API (docs/schedule-api.md) and their rules:
  * - id and channelId: 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (they
  *   appear in paths and in the `<tenant>#<channelId>` key).
- * - title: 1-256 characters after trimming, no control characters.
+ * - title: 1-256 characters after trimming, no control or bidirectional control characters.
  * - url: an absolute http(s) URL of at most 2,048 characters.
  * - config.scheduleRetention: hours (0-8760) an entry is kept after it ended; absent = the default.
  * - tenant: optional; when present it must equal the host the request was sent to (tenant.ts).
