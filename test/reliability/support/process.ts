@@ -4,7 +4,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** The pid of this process's child whose command line holds every one of `args`, in order or not. */
+/**
+ * The pid of this process's child whose command line holds every one of `args`, in any order; an arg
+ * also matches a path that ends in it (`DynamoDBLocal.jar` matches `/.../DynamoDBLocal.jar`).
+ */
 export function childProcessWith(args: readonly string[]): number | undefined {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -14,7 +17,7 @@ export function childProcessWith(args: readonly string[]): number | undefined {
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid !== process.pid) continue;
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (args.every((arg) => argv.includes(arg))) return Number(entry);
+      if (args.every((arg) => argv.some((a) => a === arg || a.endsWith(`/${arg}`)))) return Number(entry);
     } catch {
       // the process ended while we looked
     }
