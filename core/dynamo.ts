@@ -1,4 +1,4 @@
-/** DynamoDB idioms shared by every store: paging a Query, batch deletes, condition and transaction errors. */
+/** DynamoDB idioms shared by every store: reading a Query whole or by pages, batch deletes, condition and transaction errors. */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
@@ -19,6 +19,52 @@ export async function queryAll(ddb: DynamoDBDocumentClient, input: QueryCommandI
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return items;
+}
+
+/**
+ * A page must fit a Lambda response (6 MB) whatever its items hold: stored items are measured as JSON
+ * (at least the size of any view of them) and a page stops before it would pass this.
+ */
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
+export interface QueryPageOptions {
+  limit: number;
+  /** The key to continue after (a validated cursor). */
+  after?: Item;
+  /** The attributes of a key of this Query: the table's, plus the index's when it reads an index. */
+  keyAttributes: readonly string[];
+  maxBytes?: number;
+}
+
+/**
+ * One page of a Query: at most `limit` items after `after`, and the key to continue after when more
+ * may follow (the last page may then be empty). Each call asks DynamoDB for at most the items still
+ * missing, so when the page is full every item it evaluated was returned and LastEvaluatedKey is the
+ * last item's key, filter or not.
+ */
+export async function queryPage(
+  ddb: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+  { limit, after, keyAttributes, maxBytes = MAX_PAGE_BYTES }: QueryPageOptions,
+): Promise<{ items: Item[]; next?: Item }> {
+  const items: Item[] = [];
+  let bytes = 0;
+  let ExclusiveStartKey = after;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({ ...input, ExclusiveStartKey, Limit: limit - items.length }),
+    );
+    for (const item of page.Items ?? []) {
+      bytes += Buffer.byteLength(JSON.stringify(item));
+      if (bytes > maxBytes && items.length > 0) {
+        const last = items[items.length - 1]!;
+        return { items, next: Object.fromEntries(keyAttributes.map((k) => [k, last[k]])) };
+      }
+      items.push(item);
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < limit);
+  return { items, next: ExclusiveStartKey };
 }
 
 const BATCH = 25;

@@ -1,13 +1,16 @@
 /**
  * The HTTP edge shared by every Lambda API: API Gateway HTTP API (payload v2) events in, structured
  * results out. A service is a list of routes; `createApiHandler` matches one, parses the body once
- * (bounded, JSON only) and turns any thrown HttpError into the one error shape. Route tables are plain
+ * (bounded, JSON only) and turns any thrown HttpError into the one error shape (and a store that cannot
+ * be reached into a retryable 503, store-errors.ts). Route tables are plain
  * data so the CDK stack and the local gateway declare exactly the same routes.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { badRequest, HttpError, notFound, payloadTooLarge } from './errors';
 import { logger } from './logger';
+import { isStoreUnavailable, storeUnavailable } from './store-errors';
+import { CONTROL_CHARACTERS } from './validation';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -73,8 +76,7 @@ export function decodePathParam(name: string, raw: string): string {
   }
   if (value.length > MAX_PATH_PARAM_LENGTH)
     throw badRequest(`path parameter ${name} is longer than ${MAX_PATH_PARAM_LENGTH} characters`, name);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(value))
+  if (CONTROL_CHARACTERS.test(value))
     throw badRequest(`path parameter ${name} contains control characters`, name);
   return value;
 }
@@ -97,12 +99,19 @@ export function matchPath(template: string, path: string): Record<string, string
   return Object.fromEntries(raw.map(([name, value]) => [name, decodePathParam(name, value)]));
 }
 
+/** An HttpError as a response; `details.retryAfterSeconds` becomes the Retry-After header. */
+function httpErrorResponse(err: HttpError): APIGatewayProxyStructuredResultV2 {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const retry = err.details.retryAfterSeconds;
+  if (typeof retry === 'number') headers['retry-after'] = String(retry);
+  return { statusCode: err.status, headers, body: JSON.stringify(err) };
+}
+
 export function toErrorResponse(err: unknown, requestId?: string): APIGatewayProxyStructuredResultV2 {
-  if (err instanceof HttpError) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const retry = err.details.retryAfterSeconds;
-    if (typeof retry === 'number') headers['retry-after'] = String(retry);
-    return { statusCode: err.status, headers, body: JSON.stringify(err) };
+  if (err instanceof HttpError) return httpErrorResponse(err);
+  if (isStoreUnavailable(err)) {
+    logger.warn('store unavailable', { err, requestId });
+    return httpErrorResponse(storeUnavailable());
   }
   logger.error('unhandled error', { err, requestId });
   return {
@@ -112,12 +121,34 @@ export function toErrorResponse(err: unknown, requestId?: string): APIGatewayPro
   };
 }
 
+/** No request body of ours nests deeper; anything deeper is refused before JSON.parse recurses into it. */
+export const MAX_JSON_DEPTH = 32;
+
+/** True when the arrays/objects of JSON text nest deeper than `limit` (brackets inside strings do not count). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      if (++depth > limit) return true;
+    } else if (c === ']' || c === '}') depth--;
+  }
+  return false;
+}
+
 function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): unknown {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   if (Buffer.byteLength(text) > maxBytes) throw payloadTooLarge(maxBytes);
   const type = (event.headers?.['content-type'] ?? 'application/json').toLowerCase();
   if (!type.includes('json')) throw new HttpError(415, 'unsupported_media_type', 'send application/json');
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    throw badRequest(`request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`, 'body');
   try {
     return JSON.parse(text);
   } catch {

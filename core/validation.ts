@@ -29,3 +29,27 @@ export const httpUrl = z
       return false;
     }
   }, 'must be an absolute http or https URL');
+
+/** C0 control characters and DEL: never part of an id, a name or a title (NUL, newlines, escapes). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Bidirectional embedding, override and isolate controls: they reorder how text around them is shown
+ * ("Trojan Source"), so a title could display as something else than it is. Right-to-left text itself
+ * (Arabic, Hebrew) needs none of them.
+ */
+export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * Text a person types (a title, a company): trimmed, 1..max characters, no control characters and no
+ * bidirectional controls.
+ */
+export const plainText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters')
+    .refine((value) => !BIDI_CONTROLS.test(value), 'must not contain bidirectional control characters');

@@ -11,9 +11,10 @@ import {
   ParameterAlreadyExists,
   ParameterNotFound,
   PutParameterCommand,
-  SSMClient,
+  type SSMClient,
 } from '@aws-sdk/client-ssm';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { ssmClient } from '../aws';
 import { readOptionalString } from '../env';
 
 export interface KeyStore {
@@ -50,7 +51,7 @@ export class FileKeyStore implements KeyStore {
 export class SsmKeyStore implements KeyStore {
   constructor(
     private readonly name: string,
-    private readonly ssm = new SSMClient({}),
+    private readonly ssm: SSMClient = ssmClient(),
   ) {}
 
   async read(): Promise<JWK | undefined> {

@@ -28,7 +28,7 @@ export interface IssuedToken {
   expiresAt: string;
 }
 
-/** Tenant ids are embedded in channel ids `<tenant>-<name>`: keep them short and URL-safe. */
+/** Tenant ids are embedded in channel ids `<tenant>.<name>`: keep them short, URL-safe and dot-free. */
 export const TENANT_ID = /^[a-z0-9][a-z0-9-]{0,30}[a-z0-9]$|^[a-z0-9]$/;
 
 export const newTrialTenant = (): string => `t${randomBytes(5).toString('hex')}`;

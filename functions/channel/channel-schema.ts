@@ -7,7 +7,7 @@
  *   a WebHook's answer carries its own preroll.
  */
 import { z } from 'zod';
-import { httpUrl } from '../../core/validation';
+import { httpUrl, plainText } from '../../core/validation';
 
 export const CHANNEL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const MAX_PREROLL_MS = 600_000;
@@ -54,7 +54,7 @@ export type CreateChannelRequest = z.infer<typeof createChannelSchema>;
 
 export const tokenRequestSchema = z
   .object({
-    company: z.string().trim().min(1).max(200),
+    company: plainText(200),
     email: z.string().trim().max(254).email('must be an email address'),
   })
   .strict();

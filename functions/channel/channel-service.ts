@@ -5,7 +5,9 @@
 
 import type { Principal } from '../../core/auth/tokens';
 import { logger } from '../../core/logger';
+import type { PageRequest } from '../../core/paging';
 import { channelEvent } from './channel-events';
+import { channelId, parseChannelId } from './channel-id';
 import type { CreateChannelRequest } from './channel-schema';
 import type { ChannelDeps } from './deps';
 import type { Channel } from './model';
@@ -16,10 +18,10 @@ export type CreateChannelOutcome =
   | { ok: true; channel: Channel }
   | { ok: false; reason: 'name_taken' | 'limit_reached' };
 
-/** The name inside channel id `<tenant>-<name>` when the id is the principal's; undefined otherwise. */
+/** The name inside channel id `<tenant>.<name>` when the id is the principal's; undefined otherwise. */
 export function ownChannelName(principal: Principal, id: string): string | undefined {
-  const prefix = `${principal.tenant}-`;
-  return id.startsWith(prefix) && id.length > prefix.length ? id.slice(prefix.length) : undefined;
+  const parsed = parseChannelId(id);
+  return parsed?.tenant === principal.tenant ? parsed.name : undefined;
 }
 
 export async function createChannel(
@@ -29,7 +31,7 @@ export async function createChannel(
 ): Promise<CreateChannelOutcome> {
   const nowMs = deps.now();
   const channel: Channel = {
-    id: `${principal.tenant}-${req.name}`,
+    id: channelId(principal.tenant, req.name),
     tenant: principal.tenant,
     name: req.name,
     type: req.type,
@@ -51,8 +53,9 @@ export async function createChannel(
   return { ok: true, channel };
 }
 
-export const listChannels = (deps: Pick<ChannelDeps, 'channels'>, principal: Principal) =>
-  deps.channels.listByTenant(principal.tenant);
+/** A page of the principal's channels, ordered by name. */
+export const listChannels = (deps: Pick<ChannelDeps, 'channels'>, principal: Principal, page: PageRequest) =>
+  deps.channels.listByTenant(principal.tenant, page);
 
 /** The removed channel; undefined when the principal has no channel `id`. */
 export async function deleteChannel(

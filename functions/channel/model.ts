@@ -2,7 +2,7 @@
 import type { ChannelType } from './channel-schema';
 
 export interface Channel {
-  /** `<tenant>-<name>`. */
+  /** `<tenant>.<name>` (channel-id.ts), derived from tenant and name. */
   id: string;
   tenant: string;
   /** Unique in the deployment: the playback URL holds only the name. */

@@ -5,15 +5,21 @@
 
 import type { ApiRequest, Route } from '../../core/http';
 import { json } from '../../core/http';
+import { type PageLimits, pageResponse, readPage } from '../../core/paging';
 import { parseWith } from '../../core/validation';
+import { channelIdSchema } from './channel-id';
 import { createChannelSchema, tokenRequestSchema } from './channel-schema';
 import { createChannel, deleteChannel, listChannels } from './channel-service';
 import { createView, listView } from './channel-views';
 import type { ChannelDeps } from './deps';
 import { createRefused, noSuchChannel, trialTokenRefused } from './refusals';
+import { tenantPageKey } from './stores/channel-store';
 import { issueTrialToken } from './trial-token';
 
 export type GetDeps = () => Promise<ChannelDeps>;
+
+/** `GET /channel?limit=`: docs/channel-api.md. */
+export const CHANNEL_PAGES: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
 
 export function channelRoutes(getDeps: GetDeps): Route[] {
   /** Deps for a request with a valid `x-jwt`, and who sent it. */
@@ -39,9 +45,13 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
       path: '/channel',
       handler: async (req) => {
         const { deps, principal } = await open(req);
-        const channels = await listChannels(deps, principal);
-        const views = channels.map((c) => listView(c, deps.config.playbackBaseUrl));
-        return json(200, views);
+        const page = readPage(req.query, CHANNEL_PAGES, tenantPageKey(principal.tenant));
+        const { items, next } = await listChannels(deps, principal, page);
+        return pageResponse(
+          req,
+          items.map((c) => listView(c, deps.config.playbackBaseUrl)),
+          next,
+        );
       },
     },
     {
@@ -49,7 +59,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
       path: '/channel/{id}',
       handler: async (req) => {
         const { deps, principal } = await open(req);
-        const id = req.params.id!;
+        const id = parseWith(channelIdSchema, req.params.id, 'id');
         if (!(await deleteChannel(deps, principal, id))) throw noSuchChannel(id);
         return json(204);
       },

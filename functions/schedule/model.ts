@@ -3,6 +3,9 @@
  * milliseconds in data and ISO 8601 UTC in text, as everywhere in onair.
  */
 
+/** Channel and auto-scheduler ids (docs/schedule-api.md): they appear in paths and DynamoDB keys. */
+export const SCHEDULE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 /** A schedule channel: `id` chosen by the caller, `tenant` = the API's host:port. */
 export interface ScheduleChannel {
   id: string;

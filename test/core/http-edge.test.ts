@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../core/errors';
-import { decodePathParam, MAX_PATH_PARAM_LENGTH, matchPath } from '../../core/http';
+import {
+  decodePathParam,
+  MAX_JSON_DEPTH,
+  MAX_PATH_PARAM_LENGTH,
+  matchPath,
+  nestsDeeperThan,
+} from '../../core/http';
 
 function refusal(run: () => unknown): { status: number; code: string; field?: unknown } | undefined {
   try {
@@ -31,5 +37,17 @@ describe('path parameters', () => {
 
   it('with control characters (NUL included) are a 400', () => {
     expect(refusal(() => decodePathParam('id', 'a%00b'))?.status).toBe(400);
+  });
+});
+
+describe('request body nesting', () => {
+  it('counts arrays and objects, not brackets inside strings', () => {
+    expect(nestsDeeperThan('{"a":[[1]]}', 3)).toBe(false);
+    expect(nestsDeeperThan('{"a":[[[1]]]}', 3)).toBe(true);
+    expect(nestsDeeperThan(`{"a":"${'['.repeat(100)}\\"["}`, 1)).toBe(false);
+  });
+
+  it(`deeper than ${MAX_JSON_DEPTH} levels is refused`, () => {
+    expect(nestsDeeperThan('['.repeat(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
   });
 });

@@ -28,6 +28,8 @@ import { http } from './support/http';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** One page big enough for any schedule these tests write. */
+const ALL = { limit: 1000 };
 
 let cloud: LocalCloud;
 let gateway: Gateway;
@@ -330,7 +332,8 @@ describe('auto-scheduler', () => {
     expect(await entries.append(tenant, s.channelId, stale.endTime, plan(240_740, stale).planned)).toBe(
       'conflict',
     );
-    const stored = await entries.listOverlapping(tenant, s.channelId, 0, Number.MAX_SAFE_INTEGER);
+    const stored = (await entries.listOverlapping(tenant, s.channelId, 0, Number.MAX_SAFE_INTEGER, ALL))
+      .items;
     expect(stored.map((e) => e.id)).toEqual(first.planned.map((p) => p.entry.id));
     expect((await entries.readCursor(tenant, s.channelId)).cursor).toEqual(first.cursor);
   });
@@ -358,12 +361,14 @@ describe('auto-scheduler', () => {
     await schedulerAt(t0).run(s);
     const { entries } = dynamoScheduleStores();
     expect(
-      (await entries.listOverlapping(tenant, s.channelId, 0, Number.MAX_SAFE_INTEGER)).length,
+      (await entries.listOverlapping(tenant, s.channelId, 0, Number.MAX_SAFE_INTEGER, ALL)).items.length,
     ).toBeGreaterThan(0);
 
     expect((await api(`/channels/${s.channelId}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api(`/mrss/${s.feedId}`)).status).toBe(404);
-    expect(await entries.listOverlapping(tenant, s.channelId, 0, Number.MAX_SAFE_INTEGER)).toEqual([]);
+    expect(
+      (await entries.listOverlapping(tenant, s.channelId, 0, Number.MAX_SAFE_INTEGER, ALL)).items,
+    ).toEqual([]);
     expect(await schedulerAt(t0 + HOUR).run(s)).toMatchObject({ outcome: 'gone', added: 0 });
   });
 });

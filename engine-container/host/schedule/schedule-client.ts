@@ -1,7 +1,9 @@
 /**
  * The engine plugin's view of the schedule service: its public HTTP API, so an engine can run
  * anywhere the API is reachable. Bounded like every other fetch (timeout, size); answers are
- * checked with zod before anything trusts them. The tenant is the host of the API URL.
+ * checked with zod before anything trusts them. The tenant is the host of the API URL. Lists come
+ * in pages (docs/schedule-api.md "Pages"): the client follows `x-next-cursor` to the end, so it still
+ * sees every channel and every entry of a range.
  */
 import { z } from 'zod';
 import { type FetchLike, fetchText } from '../../../core/fetch/bounded-fetch';
@@ -47,9 +49,14 @@ export class ScheduleApiError extends Error {
   override name = 'ScheduleApiError';
 }
 
+/** Items asked for per page: the API's maximum, so a whole range is usually one request. */
+const PAGE_LIMIT = 1000;
+/** A list longer than this many pages is an API that never ends its cursor chain, not a real list. */
+const MAX_PAGES = 100;
+
 export function scheduleApiClient(options: ScheduleClientOptions): ScheduleSource {
   const base = options.apiUrl.replace(/\/+$/, '');
-  const get = async <T>(path: string, schema: z.ZodType<T>): Promise<T> => {
+  const get = async <T>(path: string, schema: z.ZodType<T>): Promise<{ body: T; next?: string }> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = typeof options.token === 'function' ? await options.token() : options.token;
     if (token) headers['x-jwt'] = `Bearer ${token}`;
@@ -70,14 +77,27 @@ export function scheduleApiClient(options: ScheduleClientOptions): ScheduleSourc
     const parsed = schema.safeParse(body);
     if (!parsed.success)
       throw new ScheduleApiError(`GET ${path}: unexpected answer (${parsed.error.issues[0]?.message})`);
-    return parsed.data;
+    return { body: parsed.data, next: res.headers.get('x-next-cursor') ?? undefined };
+  };
+  /** Every item of a paged list: the pages of `path?query` in order. */
+  const getAll = async <T>(path: string, query: string, schema: z.ZodType<T[]>): Promise<T[]> => {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const params = [query, `limit=${PAGE_LIMIT}`, cursor && `cursor=${encodeURIComponent(cursor)}`];
+      const page = await get(`${path}?${params.filter(Boolean).join('&')}`, schema);
+      items.push(...page.body);
+      if (!page.next) return items;
+      cursor = page.next;
+    }
+    throw new ScheduleApiError(`GET ${path}: more than ${MAX_PAGES} pages`);
   };
   return {
     listChannels: async () =>
-      (await get('/channels', channelsSchema)).map(({ id, tenant, title }) => ({ id, tenant, title })),
+      (await getAll('/channels', '', channelsSchema)).map(({ id, tenant, title }) => ({ id, tenant, title })),
     schedule: (channelId, fromMs, toMs) => {
       const query = `start=${new Date(fromMs).toISOString()}&end=${new Date(toMs).toISOString()}`;
-      return get(`/channels/${encodeURIComponent(channelId)}/schedule?${query}`, entriesSchema) as Promise<
+      return getAll(`/channels/${encodeURIComponent(channelId)}/schedule`, query, entriesSchema) as Promise<
         ScheduleEntry[]
       >;
     },

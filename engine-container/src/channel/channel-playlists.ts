@@ -69,7 +69,9 @@ export class ChannelPlaylists {
       this.masters.clear();
       this.mastersOf = { channel, ladder: header.ladder };
     }
-    const cacheKey = filter ?? '';
+    // `?filter=` (empty) is a malformed filter, not "no filter": it must never share the unfiltered
+    // master's cache entry, or its answer would depend on what was asked before (200 vs 400).
+    const cacheKey = filter === undefined ? '' : `filter:${filter}`;
     const cached = this.masters.get(cacheKey);
     if (cached) return cached;
     const variantIndexes = filter === undefined ? undefined : this.filtered(header.ladder, filter);

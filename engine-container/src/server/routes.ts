@@ -109,8 +109,9 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   if (path === '/live/master.m3u8') {
     const id = url.searchParams.get('channel') ?? '';
     channelFor(ctx, id, true);
+    // Passed on as sent, empty included: the master answers an empty filter as it answers it directly.
     const filter = url.searchParams.get('filter');
-    const location = `/channels/${encodeURIComponent(id)}/master.m3u8${filter ? `?filter=${encodeURIComponent(filter)}` : ''}`;
+    const location = `/channels/${encodeURIComponent(id)}/master.m3u8${filter !== null ? `?filter=${encodeURIComponent(filter)}` : ''}`;
     res.writeHead(302, { ...CORS_HEADERS, location, 'content-length': '0' }).end();
     return;
   }

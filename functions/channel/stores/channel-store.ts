@@ -5,7 +5,11 @@
  * writes nothing. A delete decrements the counter in the same transaction.
  */
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from '../../../core/dynamo';
+import { z } from 'zod';
+import { queryAll, queryPage } from '../../../core/dynamo';
+import type { Page, PageKey, PageRequest } from '../../../core/paging';
+import { channelId } from '../channel-id';
+import { CHANNEL_NAME } from '../channel-schema';
 import type { Channel } from '../model';
 import { transactWithRetry } from './transact-retry';
 
@@ -17,7 +21,8 @@ export interface ChannelStore {
   /** The removed channel; undefined when the tenant has no channel of that name. */
   remove(tenant: string, name: string): Promise<Channel | undefined>;
   get(name: string): Promise<Channel | undefined>;
-  listByTenant(tenant: string): Promise<Channel[]>;
+  /** A page of the tenant's channels, ordered by name. */
+  listByTenant(tenant: string, page: PageRequest): Promise<Page<Channel>>;
   /** Every channel of the deployment (the engine fleet's channel manager). */
   listAll(): Promise<Channel[]>;
 }
@@ -25,23 +30,28 @@ export interface ChannelStore {
 const channelKey = (name: string) => ({ pk: `CHANNEL#${name}`, sk: 'CHANNEL' });
 const counterKey = (tenant: string) => ({ pk: `TENANT#${tenant}`, sk: 'COUNTER' });
 
+/** Keys of the byTenant index: its own (tenant, name) and the table's (pk, sk). */
+const TENANT_PAGE_KEY = ['tenant', 'name', 'pk', 'sk'] as const;
+
+/** The only keys a page of `tenant`'s channels can continue after (a cursor is checked against it). */
+export const tenantPageKey = (tenant: string) =>
+  z
+    .object({
+      tenant: z.literal(tenant),
+      name: z.string().regex(CHANNEL_NAME),
+      pk: z.string(),
+      sk: z.literal('CHANNEL'),
+    })
+    .strict()
+    .refine((key) => key.pk === channelKey(key.name).pk);
+
+/** The id is derived, not read: records written under the old `<tenant>-<name>` form read as the new one. */
 function toChannel(item: Record<string, unknown>): Channel {
-  const { id, tenant, name, type, url, opts, createdAt } = item as unknown as Channel;
-  return { id, tenant, name, type, url, ...(opts ? { opts } : {}), createdAt };
+  const { tenant, name, type, url, opts, createdAt } = item as unknown as Channel;
+  return { id: channelId(tenant, name), tenant, name, type, url, ...(opts ? { opts } : {}), createdAt };
 }
 
 export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): ChannelStore {
-  const list = async (index: string, key: string, value: string) => {
-    const items = await queryAll(ddb, {
-      TableName: table,
-      IndexName: index,
-      KeyConditionExpression: '#k = :v',
-      ExpressionAttributeNames: { '#k': key },
-      ExpressionAttributeValues: { ':v': value },
-    });
-    return items.map(toChannel);
-  };
-
   const get = async (name: string) => {
     const res = await ddb.send(
       new QueryCommand({
@@ -111,7 +121,27 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
     },
 
     get,
-    listByTenant: (tenant) => list('byTenant', 'tenant', tenant),
-    listAll: () => list('byKind', 'kind', 'channel'),
+    async listByTenant(tenant, { limit, after }) {
+      const page = await queryPage(
+        ddb,
+        {
+          TableName: table,
+          IndexName: 'byTenant',
+          KeyConditionExpression: 'tenant = :t',
+          ExpressionAttributeValues: { ':t': tenant },
+        },
+        { limit, after, keyAttributes: TENANT_PAGE_KEY },
+      );
+      return { items: page.items.map(toChannel), next: page.next as PageKey | undefined };
+    },
+    async listAll() {
+      const items = await queryAll(ddb, {
+        TableName: table,
+        IndexName: 'byKind',
+        KeyConditionExpression: 'kind = :k',
+        ExpressionAttributeValues: { ':k': 'channel' },
+      });
+      return items.map(toChannel);
+    },
   };
 }

@@ -6,14 +6,20 @@
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { type ApiRequest, json, type Route } from '../../../core/http';
 import { logger } from '../../../core/logger';
+import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
 import type { Feed, ScheduleChannel, StoredFeed } from '../model';
+import { entryPageKey, tenantIdPageKey } from '../stores/page-keys';
 import { scheduleRange } from './schedule-range';
-import { createChannelSchema, createFeedSchema } from './schemas';
+import { createChannelSchema, createFeedSchema, scheduleId } from './schemas';
 import { bodyTenant, tenantOf } from './tenant';
 
 export const API_PREFIX = '/api/v1';
+
+/** `?limit=` of the channel and auto-scheduler lists, and of a schedule (docs/schedule-api.md). */
+export const LIST_PAGES: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
+export const SCHEDULE_PAGES: PageLimits = { defaultLimit: 500, maxLimit: 1000 };
 
 type GetDeps = () => ScheduleApiDeps | Promise<ScheduleApiDeps>;
 
@@ -43,6 +49,8 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     await deps.authenticate(req);
     return { deps, tenant: tenantOf(req) };
   };
+  /** The `{id}` of the path, checked by the same rule as body ids before it reaches a store. */
+  const pathId = (req: ApiRequest): string => parseWith(scheduleId, req.params.id, 'id');
 
   return [
     {
@@ -66,7 +74,11 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/channels`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        return json(200, await deps.channels.list(tenant));
+        const { items, next } = await deps.channels.list(
+          tenant,
+          readPage(req.query, LIST_PAGES, tenantIdPageKey(tenant)),
+        );
+        return pageResponse(req, items, next);
       },
     },
     {
@@ -74,8 +86,9 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/channels/{id}`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        const channel = await deps.channels.get(tenant, req.params.id!);
-        if (!channel) throw notFound(`channel ${req.params.id} not found`);
+        const id = pathId(req);
+        const channel = await deps.channels.get(tenant, id);
+        if (!channel) throw notFound(`channel ${id} not found`);
         return json(200, { id: channel.id, tenant: channel.tenant, title: channel.title });
       },
     },
@@ -84,7 +97,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/channels/{id}`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        const id = req.params.id!;
+        const id = pathId(req);
         // The channel item goes first: from then on no scheduler run can write to its schedule.
         if (!(await deps.channels.remove(tenant, id))) throw notFound(`channel ${id} not found`);
         await deps.feeds.removeForChannel(tenant, id);
@@ -97,10 +110,18 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/channels/{id}/schedule`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
+        const id = pathId(req);
         const range = scheduleRange(req.query, deps.clock(), deps.maxRangeDays);
-        const id = req.params.id!;
+        const page = readPage(req.query, SCHEDULE_PAGES, entryPageKey(tenant, id, range.fromMs));
         if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
-        return json(200, await deps.entries.listOverlapping(tenant, id, range.fromMs, range.toMs));
+        const { items, next } = await deps.entries.listOverlapping(
+          tenant,
+          id,
+          range.fromMs,
+          range.toMs,
+          page,
+        );
+        return pageResponse(req, items, next);
       },
     },
     {
@@ -136,7 +157,11 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/mrss`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        return json(200, (await deps.feeds.list(tenant)).map(feedView));
+        const { items, next } = await deps.feeds.list(
+          tenant,
+          readPage(req.query, LIST_PAGES, tenantIdPageKey(tenant)),
+        );
+        return pageResponse(req, items.map(feedView), next);
       },
     },
     {
@@ -144,8 +169,9 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/mrss/{id}`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        const feed = await deps.feeds.get(tenant, req.params.id!);
-        if (!feed) throw notFound(`auto-scheduler ${req.params.id} not found`);
+        const id = pathId(req);
+        const feed = await deps.feeds.get(tenant, id);
+        if (!feed) throw notFound(`auto-scheduler ${id} not found`);
         return json(200, feedView(feed));
       },
     },
@@ -154,8 +180,8 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       path: `${API_PREFIX}/mrss/{id}`,
       handler: async (req) => {
         const { deps, tenant } = await open(req);
-        if (!(await deps.feeds.remove(tenant, req.params.id!)))
-          throw notFound(`auto-scheduler ${req.params.id} not found`);
+        const id = pathId(req);
+        if (!(await deps.feeds.remove(tenant, id))) throw notFound(`auto-scheduler ${id} not found`);
         return json(204);
       },
     },

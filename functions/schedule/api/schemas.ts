@@ -2,34 +2,38 @@
  * Request bodies of the schedule API (docs/schedule-api.md) and their rules:
  * - id and channelId: 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (they
  *   appear in paths and in the `<tenant>#<channelId>` key).
- * - title: 1-256 characters after trimming.
+ * - title: 1-256 characters after trimming, no control or bidirectional control characters.
  * - url: an absolute http(s) URL of at most 2,048 characters.
  * - config.scheduleRetention: hours (0-8760) an entry is kept after it ended; absent = the default.
- * - tenant: optional; when present it must equal the host the request was sent to.
+ * - tenant: optional; when present it must equal the host the request was sent to (tenant.ts).
+ * Path ids (`/channels/{id}`, `/mrss/{id}`) follow the same rule as body ids: `scheduleId`.
  * Unknown fields are refused (400 naming the field), so a typo never passes silently.
  */
 import { z } from 'zod';
-import { httpUrl } from '../../../core/validation';
+import { httpUrl, plainText } from '../../../core/validation';
+import { SCHEDULE_ID } from '../model';
+import { MAX_TENANT_LENGTH } from './tenant';
 
-export const SCHEDULE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const MAX_RETENTION_HOURS = 8760;
 
-const id = z
+export const scheduleId = z
   .string()
   .regex(SCHEDULE_ID, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+const id = scheduleId;
+const tenant = z.string().max(MAX_TENANT_LENGTH).optional();
 
 export const createChannelSchema = z
   .object({
     id,
-    tenant: z.string().optional(),
-    title: z.string().trim().min(1, 'must not be empty').max(256),
+    tenant,
+    title: plainText(256),
   })
   .strict();
 
 export const createFeedSchema = z
   .object({
     id,
-    tenant: z.string().optional(),
+    tenant,
     url: httpUrl,
     channelId: id,
     config: z

@@ -4,8 +4,10 @@
  * (see entry-store.ts).
  */
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, queryAll, writeIf } from '../../../core/dynamo';
+import { isConditionFailure, queryPage, writeIf } from '../../../core/dynamo';
+import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import type { ScheduleChannel, ScheduleCursor } from '../model';
+import { TENANT_ID_KEY } from './page-keys';
 
 export interface ChannelRecord extends ScheduleChannel {
   createdAt: number;
@@ -17,7 +19,8 @@ export interface ChannelStore {
   /** False when the tenant already has a channel with that id. */
   create(channel: ScheduleChannel, nowMs: number): Promise<boolean>;
   get(tenant: string, id: string): Promise<ChannelRecord | undefined>;
-  list(tenant: string): Promise<ScheduleChannel[]>;
+  /** A page of the tenant's channels, ordered by id. */
+  list(tenant: string, page: PageRequest): Promise<Page<ScheduleChannel>>;
   /** False when there was no such channel. */
   remove(tenant: string, id: string): Promise<boolean>;
 }
@@ -69,13 +72,20 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
       );
       return res.Item ? toChannelRecord(res.Item) : undefined;
     },
-    async list(tenant) {
-      const items = await queryAll(ddb, {
-        TableName: table,
-        KeyConditionExpression: 'tenant = :t',
-        ExpressionAttributeValues: { ':t': tenant },
-      });
-      return items.map((item) => publicChannel(toChannelRecord(item)));
+    async list(tenant, { limit, after }) {
+      const page = await queryPage(
+        ddb,
+        {
+          TableName: table,
+          KeyConditionExpression: 'tenant = :t',
+          ExpressionAttributeValues: { ':t': tenant },
+        },
+        { limit, after, keyAttributes: TENANT_ID_KEY },
+      );
+      return {
+        items: page.items.map((item) => publicChannel(toChannelRecord(item))),
+        next: page.next as PageKey | undefined,
+      };
     },
     remove(tenant, id) {
       return writeIf(() =>

@@ -8,10 +8,12 @@
  * sees 'conflict' and stops; the next run plans from the winner's cursor.
  */
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { batchDelete, isTransactionConflict, queryAll } from '../../../core/dynamo';
+import { batchDelete, isTransactionConflict, queryAll, queryPage } from '../../../core/dynamo';
+import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import { channelKey, type ScheduleCursor, type ScheduleEntry } from '../model';
 import type { PlannedEntry } from '../planning/plan-schedule';
 import { toChannelRecord } from './channel-store';
+import { ENTRY_KEY } from './page-keys';
 
 export interface CursorRead {
   /** False when the channel does not exist (deleted meanwhile). */
@@ -20,8 +22,14 @@ export interface CursorRead {
 }
 
 export interface EntryStore {
-  /** Entries with end_time > fromMs and start_time < toMs, ordered by time. */
-  listOverlapping(tenant: string, channelId: string, fromMs: number, toMs: number): Promise<ScheduleEntry[]>;
+  /** A page of the entries with end_time > fromMs and start_time < toMs, ordered by time. */
+  listOverlapping(
+    tenant: string,
+    channelId: string,
+    fromMs: number,
+    toMs: number,
+    page: PageRequest,
+  ): Promise<Page<ScheduleEntry>>;
   readCursor(tenant: string, channelId: string): Promise<CursorRead>;
   /**
    * Appends planned entries after `expectedEnd` (the cursor's endTime the plan started from;
@@ -117,14 +125,18 @@ export function dynamoEntryStore(
   };
 
   return {
-    async listOverlapping(tenant, channelId, fromMs, toMs) {
-      const items = await queryAll(ddb, {
-        TableName: table,
-        KeyConditionExpression: 'channelKey = :k AND end_time > :from',
-        FilterExpression: 'start_time < :to',
-        ExpressionAttributeValues: { ':k': channelKey(tenant, channelId), ':from': fromMs, ':to': toMs },
-      });
-      return items.map(toEntry);
+    async listOverlapping(tenant, channelId, fromMs, toMs, { limit, after }) {
+      const page = await queryPage(
+        ddb,
+        {
+          TableName: table,
+          KeyConditionExpression: 'channelKey = :k AND end_time > :from',
+          FilterExpression: 'start_time < :to',
+          ExpressionAttributeValues: { ':k': channelKey(tenant, channelId), ':from': fromMs, ':to': toMs },
+        },
+        { limit, after, keyAttributes: ENTRY_KEY },
+      );
+      return { items: page.items.map(toEntry), next: page.next as PageKey | undefined };
     },
     async readCursor(tenant, channelId) {
       const res = await ddb.send(

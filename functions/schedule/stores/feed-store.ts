@@ -16,9 +16,12 @@ import {
   failedActionIndex,
   isTransactionConflict,
   queryAll,
+  queryPage,
   writeIf,
 } from '../../../core/dynamo';
+import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import type { Feed, FeedFetchState, FeedItem, StoredFeed } from '../model';
+import { TENANT_ID_KEY } from './page-keys';
 
 export type CreateFeedResult = 'created' | 'exists' | 'no-channel' | 'channel-has-feed';
 
@@ -30,7 +33,8 @@ export interface FeedKey {
 export interface FeedStore {
   create(feed: Feed, nowMs: number): Promise<CreateFeedResult>;
   get(tenant: string, id: string): Promise<StoredFeed | undefined>;
-  list(tenant: string): Promise<StoredFeed[]>;
+  /** A page of the tenant's feeds, ordered by id. */
+  list(tenant: string, page: PageRequest): Promise<Page<StoredFeed>>;
   /** Every feed of every tenant (the scheduler's work list). */
   listAll(): Promise<FeedKey[]>;
   /** False when there was no such feed. */
@@ -140,13 +144,17 @@ export function dynamoFeedStore(
         return channel.Item ? 'channel-has-feed' : 'no-channel';
       }
     },
-    async list(tenant) {
-      const items = await queryAll(ddb, {
-        TableName: table,
-        KeyConditionExpression: 'tenant = :t',
-        ExpressionAttributeValues: { ':t': tenant },
-      });
-      return items.map(toStoredFeed);
+    async list(tenant, { limit, after }) {
+      const page = await queryPage(
+        ddb,
+        {
+          TableName: table,
+          KeyConditionExpression: 'tenant = :t',
+          ExpressionAttributeValues: { ':t': tenant },
+        },
+        { limit, after, keyAttributes: TENANT_ID_KEY },
+      );
+      return { items: page.items.map(toStoredFeed), next: page.next as PageKey | undefined };
     },
     async listAll() {
       const items = await queryAll(ddb, {
