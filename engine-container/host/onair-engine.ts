@@ -7,10 +7,10 @@
 import { documentClient } from '../../core/aws';
 import { ChannelStore } from '../../functions/channel/channel-store';
 import { Engine, type EngineOptions } from '../src/index';
+import { DynamoDbPlayoutLogStore } from '../src/stores/dynamo-log-store';
 import { ChannelTableManager } from './channel-table-manager';
 import { type ChannelSource, CompositeSources } from './composite';
 import { engineHostConfigFromEnv } from './config';
-import { DynamoDbPlayoutLogStore } from './dynamo-log-store';
 import { OnairAssetManager } from './onair-asset-manager';
 import { schedulePluginFromEnv } from './schedule/index';
 import { serviceTokenProvider } from './service-token';
