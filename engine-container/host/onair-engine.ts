@@ -42,7 +42,9 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
     ...config.options,
     channelManager: composite,
     channelRefreshIntervalMs: config.channelRefreshMs,
-    ...(config.logStore === 'dynamodb' ? { logStore: new DynamoDbPlayoutLogStore(documentClient()) } : {}),
+    ...(config.logStore === 'dynamodb' && !config.options.kvstoreUrl && !overrides.kvstoreUrl
+      ? { logStore: new DynamoDbPlayoutLogStore(documentClient()) }
+      : {}),
     ...overrides,
   });
   return {
