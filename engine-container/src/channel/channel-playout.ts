@@ -196,10 +196,15 @@ export class ChannelPlayout {
   }
 
   private async runAdvance(): Promise<void> {
-    if (this.tail.isStale(this.deps.config.sharedStoreCacheTTL)) await this.tail.refresh();
-    await this.loadTailVods();
-    await this.cutInLateEvent();
-    await this.extend();
+    try {
+      if (this.tail.isStale(this.deps.config.sharedStoreCacheTTL)) await this.tail.refresh();
+      await this.loadTailVods();
+      await this.cutInLateEvent();
+      await this.extend();
+    } finally {
+      // Taken by a cut-in or an extension: held no longer than the run that needed it.
+      await this.lease.release();
+    }
     this.trim();
     this.announceStarted();
   }
@@ -243,21 +248,18 @@ export class ChannelPlayout {
     return planner.next({ ...ctx, untilMs });
   }
 
+  /** Extends the log to the lead; the caller releases the writer lease it may leave held. */
   private async extend(): Promise<void> {
     const { config } = this.deps;
-    try {
-      for (let n = 0; n < MAX_APPENDS_PER_ADVANCE; n++) {
-        const header = this.header;
-        // Strictly ahead: a wake at exactly logEnd - lead (computeWake) must extend, not wait another tick.
-        if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header)) return;
-        if (!(await this.mayAsk())) continue;
-        const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
-        const planned = await this.plan(startMs, header);
-        if (planned.length === 0) return;
-        await this.appendAll(planned, startMs, header);
-      }
-    } finally {
-      await this.lease.release();
+    for (let n = 0; n < MAX_APPENDS_PER_ADVANCE; n++) {
+      const header = this.header;
+      // Strictly ahead: a wake at exactly logEnd - lead (computeWake) must extend, not wait another tick.
+      if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header)) return;
+      if (!(await this.mayAsk())) continue;
+      const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
+      const planned = await this.plan(startMs, header);
+      if (planned.length === 0) return;
+      await this.appendAll(planned, startMs, header);
     }
   }
 
@@ -271,7 +273,7 @@ export class ChannelPlayout {
     if (this.lease.held) return true;
     const seen = this.tail.lastSeq;
     if (await this.lease.take()) {
-      if (this.lease.enabled) await this.tail.refresh();
+      if (this.lease.enabled) await this.tail.reread();
       return this.tail.lastSeq === seen;
     }
     await awaitAppend(this.tail, seen, this.lease.ttlMs, this.lease.pollMs);
@@ -306,7 +308,9 @@ export class ChannelPlayout {
     const now = this.deps.config.clock();
     const toleranceMs = (header.targetDurationS + 1) * 1000;
     const late = lateEvent(this.schedule, this.playedEvents(), now, logEndMs(this.tail.items), toleranceMs);
-    if (!late) return;
+    // Every task sees the same schedule: only the lease holder cuts in (its append would otherwise
+    // race, and discard, an item the holder is appending from the asset manager).
+    if (!late || !(await this.mayAsk())) return;
     const at = cutBoundaryMs(
       this.tail.items,
       Math.max(late.start_time, now + this.marginMs()),
