@@ -58,7 +58,8 @@ export class ChannelPlayout {
     private readonly deps: ChannelDeps,
   ) {
     this.tail = new LogTail(deps.store, channel.id, deps.config.clock);
-    const ttlMs = deps.config.volatileKeyTTL * 1000;
+    // Whole milliseconds: Redis takes PX in integers (volatileKeyTTL may be a fraction of a second).
+    const ttlMs = Math.max(1, Math.round(deps.config.volatileKeyTTL * 1000));
     this.lease = new WriterLease(deps.store, channel.id, deps.owner, ttlMs, deps.log);
   }
 
