@@ -100,14 +100,15 @@ async function measure(
 export async function runSharedStoreBench(plan: SharedStorePlan): Promise<SharedStoreRun[]> {
   const runs: SharedStoreRun[] = [];
   for (const kind of plan.stores) {
-    plan.progress(`${kind}: starting the store`);
-    const store = await startStore(kind);
-    try {
-      // A fresh store per channel count would cost a DynamoDB Local start each; channel ids repeat, so
-      // a later count finds the earlier channels' logs and continues them (as a restarted fleet does).
-      for (const n of plan.channels) runs.push(await measure(plan, kind, n, store.env));
-    } finally {
-      await store.stop();
+    for (const n of plan.channels) {
+      // A fresh store per run: logs left by the previous run name VODs on its (gone) origin's port.
+      plan.progress(`${kind}: starting the store`);
+      const store = await startStore(kind);
+      try {
+        runs.push(await measure(plan, kind, n, store.env));
+      } finally {
+        await store.stop();
+      }
     }
   }
   return runs;
