@@ -83,7 +83,10 @@ export const tables = {
     partitionKey: s('id'),
     indexes: [{ name: 'byStatus', partitionKey: s('status'), sortKey: n('createdAt') }],
   },
-  /** The engine's playout logs: `channelId`, item `seq` (conditional append = the only HA coordination). */
+  /**
+   * The engine's playout logs: `channelId`, item `seq` (conditional append keeps one log). Each channel's
+   * writer lease is the item at `seq = -1` (`leaseOwner`, `leaseExpiresMs`; conditional writes).
+   */
   playoutLog: {
     id: 'playout-log',
     env: 'TABLE_PLAYOUT_LOG',

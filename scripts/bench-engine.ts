@@ -2,6 +2,8 @@
  * Playout engine benchmark (`npm run bench:engine`, or
  * `tsx scripts/bench-engine.ts [--channels 1,100,1000] [--seconds 8] [--connections 32] [--sim-hours 24]
  * [--idle-seconds 5] [--out .cache/bench-engine.json] [--profile]`).
+ * `--store redis,dynamodb` runs the shared-store mode instead (scripts/bench/shared-store.ts; channel
+ * counts default to 100,1000 there, --store-idle-seconds 24 of upkeep, --seconds of load).
  *
  * First, 24 simulated hours of two channels on an injected clock measure drift (scripts/bench/drift-sim.ts).
  * Then for each channel count N, in a fresh engine process (node --expose-gc) with N Loop channels of the
@@ -38,10 +40,14 @@ import {
   realTimeFigures,
   vodChangeFigures,
 } from './bench/results';
+import { formatSharedStoreReport, runSharedStoreBench, type StoreKind } from './bench/shared-store';
 
 const { values: opts } = parseArgs({
   options: {
-    channels: { type: 'string', default: '1,100,1000' },
+    channels: { type: 'string' },
+    /** Shared-store mode: the stores to measure (redis, dynamodb). */
+    store: { type: 'string' },
+    'store-idle-seconds': { type: 'string', default: '24' },
     seconds: { type: 'string', default: '8' },
     'idle-seconds': { type: 'string' },
     connections: { type: 'string', default: '32' },
@@ -51,7 +57,7 @@ const { values: opts } = parseArgs({
     profile: { type: 'boolean', default: false },
   },
 });
-const CHANNELS = opts.channels.split(',').map(Number);
+const CHANNELS = (opts.channels ?? (opts.store ? '100,1000' : '1,100,1000')).split(',').map(Number);
 const SECONDS = Number(opts.seconds);
 const IDLE_SECONDS = Number(opts['idle-seconds'] ?? 5);
 const CONNECTIONS = Number(opts.connections);
@@ -198,7 +204,31 @@ async function measureChannels(channels: number, ceiling: Child<CeilingProcessIn
   return { ...run, ceiling: { rps: (before.rps + after.rps) / 2, before, after } };
 }
 
+async function sharedStoreMain(stores: StoreKind[]): Promise<void> {
+  const runs = await runSharedStoreBench({
+    stores,
+    channels: CHANNELS,
+    idleSeconds: Number(opts['store-idle-seconds']),
+    loadSeconds: SECONDS,
+    connections: CONNECTIONS,
+    engineProcess: ENGINE_PROCESS,
+    loadProcess: LOAD_PROCESS,
+    progress,
+  });
+  process.stdout.write(`${formatSharedStoreReport(runs)}\n`);
+  const out = opts.out.replace(/\.json$/, '-shared-store.json');
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify({ startedAt: new Date().toISOString(), runs }, null, 2)}\n`);
+  progress(`results written to ${out}`);
+}
+
 async function main(): Promise<void> {
+  if (opts.store) {
+    const stores = opts.store.split(',');
+    const unknown = stores.filter((s) => s !== 'redis' && s !== 'dynamodb');
+    if (unknown.length) throw new Error(`--store: unknown store ${unknown.join(', ')} (redis, dynamodb)`);
+    return sharedStoreMain(stores as StoreKind[]);
+  }
   const startedAt = new Date().toISOString();
   progress(`simulating ${SIM_HOURS} h of playout`);
   const { samplePlaylist, ...drift } = await simulateDrift(SIM_HOURS);

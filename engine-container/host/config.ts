@@ -10,7 +10,10 @@ export interface EngineHostConfig {
   stage: Environment;
   /** Engine options derived from the environment (no managers, no store: the factory adds those). */
   options: EngineOptions;
-  /** `dynamodb` (shared by every engine task: required behind a load balancer) or `memory`. */
+  /**
+   * `dynamodb` (shared by every engine task: required behind a load balancer) or `memory`; ignored when
+   * ENGINE_KVSTORE_URL names the shared store (redis://…, dynamodb://<table>; options.kvstoreUrl).
+   */
   logStore: 'dynamodb' | 'memory';
   channelRefreshMs: number;
   webhookTimeoutMs: number;
@@ -38,6 +41,9 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     sessionEventStream: readBool('ENGINE_EVENT_STREAM', true),
     sessionResetKey: readOptionalString('ENGINE_RESET_KEY'),
     staticDirectory: readOptionalString('ENGINE_STATIC_DIR'),
+    kvstoreUrl: readOptionalString('ENGINE_KVSTORE_URL'),
+    // Seconds a dead engine task's writer lease outlives it (README: High availability).
+    volatileKeyTTL: readInt('ENGINE_LEASE_TTL_S', 5, { min: 1, max: 60 }),
   };
   return {
     stage: readEnum('ONAIR_STAGE', ['test', 'prod'] as const, 'test'),

@@ -8,10 +8,10 @@ import { documentClient } from '../../core/aws';
 import { tableName, tables } from '../../core/resources';
 import { dynamoChannelStore } from '../../functions/channel/stores/channel-store';
 import { Engine, type EngineOptions } from '../src/index';
+import { DynamoDbPlayoutLogStore } from '../src/stores/dynamo-log-store';
 import { ChannelTableManager } from './channel-table-manager';
 import { type ChannelSource, CompositeSources } from './composite';
 import { engineHostConfigFromEnv } from './config';
-import { DynamoDbPlayoutLogStore } from './dynamo-log-store';
 import { OnairAssetManager } from './onair-asset-manager';
 import { schedulePluginFromEnv } from './schedule/index';
 import { serviceTokenProvider } from './service-token';
@@ -46,7 +46,9 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
     ...config.options,
     channelManager: composite,
     channelRefreshIntervalMs: config.channelRefreshMs,
-    ...(config.logStore === 'dynamodb' ? { logStore: new DynamoDbPlayoutLogStore(documentClient()) } : {}),
+    ...(config.logStore === 'dynamodb' && !config.options.kvstoreUrl && !overrides.kvstoreUrl
+      ? { logStore: new DynamoDbPlayoutLogStore(documentClient()) }
+      : {}),
     ...overrides,
   });
   return {

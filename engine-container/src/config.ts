@@ -10,6 +10,9 @@ import type { FetchLike } from '../../core/fetch/bounded-fetch';
 import type { PlayoutLogStore } from './playout/log-store';
 import type { IChannelManager, IStreamSwitchManager } from './types';
 
+/** Stores kvstoreUrl / cachestoreUrl may name (src/stores/store-from-url.ts). */
+const SHARED_STORE_SCHEMES = ['redis:', 'rediss:', 'dynamodb:'];
+
 const ms = () => z.number().int().nonnegative();
 const positiveMs = () => z.number().int().positive();
 const endpoint = z
@@ -99,6 +102,18 @@ const schema = z
     if (o.forceTargetDuration !== undefined && o.playlistWindowMs < 3 * o.forceTargetDuration * 1000) {
       issue('playlistWindowMs', 'must hold at least 3 target durations (RFC 8216 §6.2.2)');
     }
+    const urls = [o.kvstoreUrl, o.cachestoreUrl].filter((u): u is string => u !== undefined);
+    for (const [name, url] of [
+      ['kvstoreUrl', o.kvstoreUrl],
+      ['cachestoreUrl', o.cachestoreUrl],
+    ] as const) {
+      if (url !== undefined && !SHARED_STORE_SCHEMES.includes(new URL(url).protocol))
+        issue(name, 'must be a redis://, rediss:// or dynamodb:// URL');
+    }
+    // One shared state, one store: two different URLs, or a URL and a logStore, name two.
+    if (new Set(urls).size > 1) issue('cachestoreUrl', 'names another store than kvstoreUrl');
+    if (urls.length > 0 && o.logStore)
+      issue('logStore', 'pass logStore or kvstoreUrl/cachestoreUrl, not both');
     if (o.heartbeat.startsWith('/channels/')) issue('heartbeat', 'must not be below /channels/');
     if (
       o.staticDirectory !== undefined &&

@@ -2,6 +2,8 @@
  * The engine without its HTTP server and timers: shared caches, the planner, and the channels. The
  * Engine drives it from timers; tests drive it with a fake clock (24 hours in a few seconds).
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../../core/logger';
 import { withTimeout } from '../../core/timeout';
 import { ChannelPlaylists } from './channel/channel-playlists';
@@ -41,6 +43,8 @@ export class EngineCore {
   readonly metrics = new Metrics();
   readonly store: PlayoutLogStore;
   readonly log: Logger = createLogger({ component: 'engine' });
+  /** This engine in writer leases: host and pid say who held a lease, the suffix tells restarts apart. */
+  readonly instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly planner: Planner;
   private readonly resolve: TrackResolver;
   private readonly channels = new Map<string, ChannelRuntime>();
@@ -64,7 +68,7 @@ export class EngineCore {
       { clock },
     );
     this.events = new EngineEvents(clock);
-    this.store = config.logStore ?? new InMemoryPlayoutLogStore();
+    this.store = config.logStore ?? new InMemoryPlayoutLogStore(clock);
     this.resolve = trackResolver(this.vods, config);
     this.planner = new Planner({
       config,
@@ -101,6 +105,7 @@ export class EngineCore {
       metrics,
       log,
       resolve,
+      owner: this.instanceId,
     });
     const runtime: ChannelRuntime = {
       playout,

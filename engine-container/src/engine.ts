@@ -11,9 +11,11 @@ import { type EngineConfig, type EngineOptions, resolveConfig } from './config';
 import { EngineCore } from './engine-core';
 import type { EngineEvents } from './events';
 import { emfLine } from './metrics';
+import type { PlayoutLogStore } from './playout/log-store';
 import { EventStreams } from './server/event-stream';
 import { handleRequest, type ServerContext } from './server/routes';
 import { VttSlicer } from './server/vtt';
+import { storeFromUrl } from './stores/store-from-url';
 import type { Channel, IAssetManager } from './types';
 import { TaskLoop } from './util/task-loop';
 
@@ -29,22 +31,21 @@ export class Engine {
   private loops: TaskLoop[] = [];
   private tick: TaskLoop | undefined;
   private readonly streams: EventStreams;
+  private readonly ownStore: PlayoutLogStore | undefined;
 
   constructor(assetManager: IAssetManager, options: EngineOptions = {}) {
     if (typeof assetManager?.getNextVod !== 'function')
       throw new ConfigError('assetManager must implement getNextVod()');
-    this.config = resolveConfig(options);
+    const config = resolveConfig(options);
+    const url = config.kvstoreUrl ?? config.cachestoreUrl;
+    // A store made here from a URL is ours to close; a logStore passed in is the caller's.
+    this.ownStore = url ? storeFromUrl(url, config.clock) : undefined;
+    this.config = this.ownStore ? { ...config, logStore: this.ownStore } : config;
     this.core = new EngineCore(assetManager, this.config);
     this.streams = new EventStreams(this.core.events, {
       perChannel: this.config.eventStreamMaxClientsPerChannel,
       total: this.config.eventStreamMaxClients,
     });
-    if ((this.config.kvstoreUrl || this.config.cachestoreUrl) && !options.logStore) {
-      // Shared state here is the playout log: a URL alone cannot tell us which store to speak to.
-      this.core.log.warn(
-        'kvstoreUrl/cachestoreUrl are accepted but unused: pass a shared logStore for high availability',
-      );
-    }
   }
 
   get events(): EngineEvents {
@@ -157,10 +158,12 @@ export class Engine {
     this.streams.closeAll();
     const server = this.server;
     this.server = undefined;
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    if (server) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+    await this.ownStore?.close?.();
   }
 }

@@ -7,10 +7,17 @@ export { type ChannelRuntime, EngineCore } from './engine-core';
 export type { EngineEvent, EngineEvents, EngineEventType } from './events';
 export type { OutputLadder } from './ladder/output-ladder';
 export type { ItemKind, PlayoutItem } from './playout/item';
-export { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
+export {
+  hasLeases,
+  InMemoryPlayoutLogStore,
+  type LeaseOps,
+  type LeasingLogStore,
+  type PlayoutLogStore,
+} from './playout/log-store';
 export { computeWindow, type PlaylistWindow, type WindowSegment } from './playout/window';
 export { applyFilter, FilterError, parseFilter } from './render/filter';
 export { renderMediaPlaylist } from './render/media-playlist';
+export * from './stores/index';
 export type {
   AudioTrack,
   Channel,

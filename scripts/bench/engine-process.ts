@@ -5,8 +5,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Engine } from '../../engine-container/src/engine';
+import { hasLeases } from '../../engine-container/src/playout/log-store';
+import { storeFromUrl } from '../../engine-container/src/stores/store-from-url';
 import { startStaticServer } from '../../test/support/static-server';
 import { channelId } from './channel-paths';
+import { CountingStore } from './counting-store';
 import { announceReady, serveRequests } from './ipc';
 import { liveEdge, parseLivePlaylist } from './live-playlist';
 import { CpuMeter, memorySnapshot } from './process-meter';
@@ -35,10 +38,15 @@ const STATIC_DIR = fileURLToPath(new URL('../../engine-container/static', import
 async function main(): Promise<void> {
   const origin = await startStaticServer(STATIC_DIR);
   const demo = `${origin.url}/demo/master.m3u8`;
+  // Shared-store mode (scripts/bench/shared-store.ts): the store named by BENCH_STORE_URL, counted.
+  const shared = process.env.BENCH_STORE_URL ? storeFromUrl(process.env.BENCH_STORE_URL) : undefined;
+  if (shared && !hasLeases(shared)) throw new Error('BENCH_STORE_URL names a store without leases');
+  const store = shared && hasLeases(shared) ? new CountingStore(shared) : undefined;
   const engine = new Engine(new RotatingAssets(() => [demo]), {
     port: 0,
     host: '127.0.0.1',
     defaultSlateUri: `${origin.url}/slate/master.m3u8`,
+    ...(store ? { logStore: store } : {}),
   });
   await engine.start();
   const { core } = engine;
@@ -88,6 +96,8 @@ async function main(): Promise<void> {
       return out;
     },
     problems: () => problems,
+    /** Store requests so far (shared-store mode; zeros otherwise). */
+    storeOps: () => ({ ...(store?.ops ?? {}) }),
     /** Average playout log items held per channel (the tail grows to its steady size in ~2 minutes). */
     tailItems: () => {
       let items = 0;
@@ -117,6 +127,7 @@ async function main(): Promise<void> {
     },
     stop: async () => {
       await engine.stop();
+      await store?.close();
       await origin.close();
       setImmediate(() => process.exit(0));
     },

@@ -19,6 +19,7 @@ import { decideHeader } from './header';
 import { LogTail } from './log-tail';
 import type { PlannedItem, Planner } from './planner';
 import { dueEvent, lateEvent, nextEventStartMs, unsupportedEvents } from './schedule';
+import { awaitAppend, WriterLease } from './writer-lease';
 
 export interface ChannelDeps {
   config: EngineConfig;
@@ -29,6 +30,8 @@ export interface ChannelDeps {
   metrics: Metrics;
   log: Logger;
   resolve: TrackResolver;
+  /** This engine's id in writer leases (unique per process). */
+  owner: string;
 }
 
 /** Retry delay for a channel whose first item could not be planned (no VOD, no slate). */
@@ -38,6 +41,7 @@ const MAX_APPENDS_PER_ADVANCE = 32;
 
 export class ChannelPlayout {
   readonly tail: LogTail;
+  private readonly lease: WriterLease;
   private busy: Promise<void> | undefined;
   private schedule: readonly ScheduleEvent[] = [];
   private readonly warnedLive = new Set<string>();
@@ -54,6 +58,9 @@ export class ChannelPlayout {
     private readonly deps: ChannelDeps,
   ) {
     this.tail = new LogTail(deps.store, channel.id, deps.config.clock);
+    // Whole milliseconds: Redis takes PX in integers (volatileKeyTTL may be a fraction of a second).
+    const ttlMs = Math.max(1, Math.round(deps.config.volatileKeyTTL * 1000));
+    this.lease = new WriterLease(deps.store, channel.id, deps.owner, ttlMs, deps.log);
   }
 
   get header(): ChannelHeader | undefined {
@@ -151,9 +158,16 @@ export class ChannelPlayout {
       });
   }
 
+  /**
+   * How much log is kept ahead of now: two target durations, plus one ask and VOD load; with leases,
+   * plus a lease's life and a second ask and load, so that a holder dying just before its append is
+   * replaced before players run out (README, "High availability": the timing budget).
+   */
   private leadMs(header: ChannelHeader): number {
     const { getNextVodTimeoutMs, vodLoadTimeoutMs } = this.deps.config;
-    return 2 * header.targetDurationS * 1000 + getNextVodTimeoutMs + vodLoadTimeoutMs;
+    const planMs = getNextVodTimeoutMs + vodLoadTimeoutMs;
+    const failoverMs = this.lease.enabled ? this.lease.ttlMs + planMs : 0;
+    return 2 * header.targetDurationS * 1000 + planMs + failoverMs;
   }
 
   /**
@@ -183,10 +197,15 @@ export class ChannelPlayout {
   }
 
   private async runAdvance(): Promise<void> {
-    if (this.tail.isStale(this.deps.config.sharedStoreCacheTTL)) await this.tail.refresh();
-    await this.loadTailVods();
-    await this.cutInLateEvent();
-    await this.extend();
+    try {
+      if (this.tail.isStale(this.deps.config.sharedStoreCacheTTL)) await this.tail.refresh();
+      await this.loadTailVods();
+      await this.cutInLateEvent();
+      await this.extend();
+    } finally {
+      // Taken by a cut-in or an extension: held no longer than the run that needed it.
+      await this.lease.release();
+    }
     this.trim();
     this.announceStarted();
   }
@@ -230,18 +249,36 @@ export class ChannelPlayout {
     return planner.next({ ...ctx, untilMs });
   }
 
+  /** Extends the log to the lead; the caller releases the writer lease it may leave held. */
   private async extend(): Promise<void> {
     const { config } = this.deps;
     for (let n = 0; n < MAX_APPENDS_PER_ADVANCE; n++) {
-      const now = config.clock();
       const header = this.header;
       // Strictly ahead: a wake at exactly logEnd - lead (computeWake) must extend, not wait another tick.
-      if (header && logEndMs(this.tail.items) > now + this.leadMs(header)) return;
-      const startMs = nextStartMs(this.tail.items, now, config.playlistWindowMs);
+      if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header)) return;
+      if (!(await this.mayAsk())) continue;
+      const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
       const planned = await this.plan(startMs, header);
       if (planned.length === 0) return;
       await this.appendAll(planned, startMs, header);
     }
+  }
+
+  /**
+   * May this engine ask the asset manager for the next item? Only while it holds the channel's lease.
+   * Having just taken it, it re-reads the log first (another engine may have appended a moment ago:
+   * never ask twice for one slot); without it, it waits for the holder's append, up to a lease's
+   * life. False means "look again": the log may be long enough now, or the lease free.
+   */
+  private async mayAsk(): Promise<boolean> {
+    if (this.lease.held) return true;
+    const seen = this.tail.lastSeq;
+    if (await this.lease.take()) {
+      if (this.lease.enabled) await this.tail.reread();
+      return this.tail.lastSeq === seen;
+    }
+    await awaitAppend(this.tail, seen, this.lease.ttlMs, this.lease.pollMs);
+    return false;
   }
 
   /** Appends planned items from startMs on; false when another writer got there first. */
@@ -272,7 +309,9 @@ export class ChannelPlayout {
     const now = this.deps.config.clock();
     const toleranceMs = (header.targetDurationS + 1) * 1000;
     const late = lateEvent(this.schedule, this.playedEvents(), now, logEndMs(this.tail.items), toleranceMs);
-    if (!late) return;
+    // Every task sees the same schedule: only the lease holder cuts in (its append would otherwise
+    // race, and discard, an item the holder is appending from the asset manager).
+    if (!late || !(await this.mayAsk())) return;
     const at = cutBoundaryMs(
       this.tail.items,
       Math.max(late.start_time, now + this.marginMs()),
@@ -297,6 +336,17 @@ export class ChannelPlayout {
   }
 
   private async runReset(): Promise<number | undefined> {
+    // A reset must happen: it waits for the lease (the holder is extending the log), then asks.
+    if (!(await this.lease.takeWithin(2 * this.lease.ttlMs)))
+      this.deps.log.warn('reset without the writer lease', { channelId: this.channel.id });
+    try {
+      return await this.resetUnderLease();
+    } finally {
+      await this.lease.release();
+    }
+  }
+
+  private async resetUnderLease(): Promise<number | undefined> {
     await this.tail.refresh();
     await this.loadTailVods();
     const header = this.header;

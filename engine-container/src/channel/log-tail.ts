@@ -44,6 +44,16 @@ export class LogTail {
     return this.refreshing;
   }
 
+  /**
+   * A refresh that starts after this call: a read already in flight may predate a write that must be
+   * seen (the writer lease's holder re-reads before it asks, and an append just before its lease
+   * counts).
+   */
+  async reread(): Promise<void> {
+    await this.refreshing?.catch(() => undefined);
+    await this.refresh();
+  }
+
   private async read(): Promise<void> {
     this.readAtMs = this.clock();
     const fresh = (await this.store.read(this.channelId, this.lastSeq + 1)).filter(

@@ -1,27 +1,58 @@
 /**
  * Where playout logs live. Appending is conditional: item n+1 is written only if n is still the last
- * item, so when several instances race, the first wins and the others read. That is the only
- * coordination high availability needs. The in-memory store is the default for one process; a
- * DynamoDB store implements the same three methods with a conditional put.
+ * item, so when several instances race, the first wins and the others read. That keeps the log one
+ * log. Leases keep the asset manager asked once per item: an instance asks (and appends) only while it
+ * holds the channel's lease, a short compare-and-set record with an owner and an expiry
+ * (engine-container/README.md, "High availability"). The in-memory store is the default for one
+ * process; src/stores/ has the DynamoDB and Redis stores behind the same port.
  */
 import type { PlayoutItem } from './item';
 
-export interface PlayoutLogStore {
+/** A channel's writer lease: held by one owner until it expires, is released, or is renewed. */
+export interface LeaseOps {
+  /** Takes the lease for ttlMs when it is free, expired, or already `owner`'s; false when another owner holds it. */
+  acquireLease(channelId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Extends `owner`'s unexpired lease to ttlMs from now; false (and nothing changes) when it is not theirs. */
+  renewLease(channelId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Frees the lease if `owner` holds it (another owner's lease is left alone). */
+  releaseLease(channelId: string, owner: string): Promise<void>;
+}
+
+export interface PlayoutLogStore extends Partial<LeaseOps> {
   /** Items with seq >= fromSeq (all kept items when absent), in seq order. */
   read(channelId: string, fromSeq?: number): Promise<PlayoutItem[]>;
   /** Appends `item` (whose seq must be expectedLastSeq + 1) only if expectedLastSeq is the last seq (-1: empty log). */
   append(channelId: string, item: PlayoutItem, expectedLastSeq: number): Promise<'appended' | 'conflict'>;
   /** Forgets items with seq < keepFromSeq (a hint: a store with TTLs may ignore it). */
   trim(channelId: string, keepFromSeq: number): Promise<void>;
+  /** Closes connections the store opened itself (the engine calls it for stores it made from a URL). */
+  close?(): Promise<void>;
 }
+
+/** A store with leases. A store without them has one writer process (or accepts duplicate asks). */
+export type LeasingLogStore = PlayoutLogStore & LeaseOps;
+
+export const hasLeases = (store: PlayoutLogStore): store is LeasingLogStore =>
+  typeof store.acquireLease === 'function' &&
+  typeof store.renewLease === 'function' &&
+  typeof store.releaseLease === 'function';
 
 interface Log {
   items: PlayoutItem[];
   lastSeq: number;
 }
 
-export class InMemoryPlayoutLogStore implements PlayoutLogStore {
+interface Lease {
+  owner: string;
+  expiresAtMs: number;
+}
+
+export class InMemoryPlayoutLogStore implements LeasingLogStore {
   private readonly logs = new Map<string, Log>();
+  private readonly leases = new Map<string, Lease>();
+
+  /** `clock` times lease expiry (the engine passes its own, so a test's fake clock expires leases too). */
+  constructor(private readonly clock: () => number = Date.now) {}
 
   async read(channelId: string, fromSeq = 0): Promise<PlayoutItem[]> {
     const log = this.logs.get(channelId);
@@ -55,5 +86,25 @@ export class InMemoryPlayoutLogStore implements PlayoutLogStore {
     const first = log?.items[0];
     if (!log || !first) return;
     log.items.splice(0, Math.min(Math.max(0, keepFromSeq - first.seq), log.items.length));
+  }
+
+  async acquireLease(channelId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const now = this.clock();
+    const lease = this.leases.get(channelId);
+    if (lease && lease.owner !== owner && lease.expiresAtMs > now) return false;
+    this.leases.set(channelId, { owner, expiresAtMs: now + ttlMs });
+    return true;
+  }
+
+  async renewLease(channelId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const now = this.clock();
+    const lease = this.leases.get(channelId);
+    if (!lease || lease.owner !== owner || lease.expiresAtMs <= now) return false;
+    lease.expiresAtMs = now + ttlMs;
+    return true;
+  }
+
+  async releaseLease(channelId: string, owner: string): Promise<void> {
+    if (this.leases.get(channelId)?.owner === owner) this.leases.delete(channelId);
   }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { Engine } from '../../engine-container/src/engine';
-import { fakeWorld, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
+import { fakeWorld, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
 
 const world = fakeWorld();
 let engine: Engine;

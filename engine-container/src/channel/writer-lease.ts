@@ -1,0 +1,114 @@
+/**
+ * A channel's writer lease as one engine sees it. The engine takes it before asking the asset manager,
+ * keeps it renewed in the background while the ask, the VOD load and the append run (so a slow webhook
+ * never lets it lapse under a live holder), and releases it once the log is extended. A holder that
+ * dies stops renewing: its lease expires within ttlMs and another engine takes over. With a store that
+ * has no leases, take() always succeeds (one writer process).
+ */
+import type { Logger } from '../../../core/logger';
+import { hasLeases, type PlayoutLogStore } from '../playout/log-store';
+import type { LogTail } from './log-tail';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class WriterLease {
+  held = false;
+  private timer: NodeJS.Timeout | undefined;
+  private renewing = false;
+
+  constructor(
+    private readonly store: PlayoutLogStore,
+    private readonly channelId: string,
+    private readonly owner: string,
+    readonly ttlMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  /** Whether the store has leases (several engines may share it). */
+  get enabled(): boolean {
+    return hasLeases(this.store);
+  }
+
+  /** How often a waiting engine re-reads the log: often enough to follow the holder within a segment. */
+  get pollMs(): number {
+    return Math.min(250, Math.max(25, this.ttlMs / 20));
+  }
+
+  /** Takes the lease (or finds it still ours); false when another engine holds it. */
+  async take(): Promise<boolean> {
+    if (this.held) return true;
+    const { store } = this;
+    if (!hasLeases(store)) {
+      this.held = true;
+      return true;
+    }
+    if (!(await store.acquireLease(this.channelId, this.owner, this.ttlMs))) return false;
+    this.held = true;
+    // A third of the lease's life between renewals: two may fail (a store hiccup) before it lapses.
+    this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(this.ttlMs / 3)));
+    this.timer.unref();
+    return true;
+  }
+
+  /** Takes the lease, waiting for it up to maxWaitMs (a reset, which must happen); false if it never came. */
+  async takeWithin(maxWaitMs: number): Promise<boolean> {
+    const deadline = Date.now() + maxWaitMs;
+    for (;;) {
+      if (await this.take()) return true;
+      if (Date.now() >= deadline) return false;
+      await sleep(this.pollMs);
+    }
+  }
+
+  async release(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    if (!this.held) return;
+    this.held = false;
+    const { store } = this;
+    if (!hasLeases(store)) return;
+    // A release that fails is harmless: the lease expires by itself.
+    await store
+      .releaseLease(this.channelId, this.owner)
+      .catch((err: unknown) => this.log.warn('lease release failed', { channelId: this.channelId, err }));
+  }
+
+  private async renew(): Promise<void> {
+    const { store } = this;
+    if (this.renewing || !this.held || !hasLeases(store)) return;
+    this.renewing = true;
+    try {
+      if (await store.renewLease(this.channelId, this.owner, this.ttlMs)) return;
+      // Lost (this process stalled past the expiry): another engine may be asking now. The append in
+      // flight stays safe (it is conditional); the next ask takes the lease again first.
+      this.log.warn('writer lease lost', { channelId: this.channelId });
+      clearInterval(this.timer);
+      this.timer = undefined;
+      this.held = false;
+    } catch (err) {
+      this.log.warn('lease renewal failed; retrying', { channelId: this.channelId, err });
+    } finally {
+      this.renewing = false;
+    }
+  }
+}
+
+/**
+ * Waits (re-reading the log every pollMs) until the log holds an item after `seenSeq`, or timeoutMs
+ * passes: how an engine without the lease follows the holder. True when an item came.
+ */
+export async function awaitAppend(
+  tail: LogTail,
+  seenSeq: number,
+  timeoutMs: number,
+  pollMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (tail.lastSeq !== seenSeq) return true;
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await sleep(Math.min(pollMs, left));
+    await tail.refresh();
+  }
+}
