@@ -181,6 +181,19 @@ export class EngineCore {
     await Promise.all([...this.channels.values()].map((c) => c.playout.idle()));
   }
 
+  /** Channels whose advances fail (the store unreachable), and since when the oldest has: for /health. */
+  failing(): { channels: number; sinceMs?: number } {
+    let channels = 0;
+    let sinceMs: number | undefined;
+    for (const { playout } of this.channels.values()) {
+      const since = playout.failingSinceMs;
+      if (since === undefined) continue;
+      channels++;
+      sinceMs = Math.min(sinceMs ?? since, since);
+    }
+    return sinceMs === undefined ? { channels } : { channels, sinceMs };
+  }
+
   nextWakeMs(): number {
     let wake = Number.POSITIVE_INFINITY;
     for (const { playout } of this.channels.values()) wake = Math.min(wake, playout.nextWakeMs());

@@ -12,6 +12,8 @@ export type MetricName =
   | 'VodErrors'
   | 'ItemsAppended'
   | 'AppendConflicts'
+  /** Advances that failed (mostly an unreachable store): each is retried after a backoff. */
+  | 'AdvanceFailures'
   /** A gauge rather than a count: channels in this process at flush time. */
   | 'Channels';
 

@@ -80,6 +80,12 @@ async function twoEnginesOneLog(url: string) {
   for (const e of engines)
     e.events.subscribe((ev) => ev.type === 'item_appended' && appended.push(String(ev.data.id)));
   await Promise.all(engines.map((e) => e.start()));
+  let stopped = false;
+  const stopAll = async () => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(engines.map((e) => e.stop()));
+  };
   try {
     const urls = engines.map((e) => `http://127.0.0.1:${e.port}/channels/${channel}/0.m3u8`);
     const bodies = await waitFor(
@@ -88,6 +94,8 @@ async function twoEnginesOneLog(url: string) {
       { what: 'both engines to serve the same playlist', timeoutMs: 20_000 },
     );
     expect(bodies[0]).toContain('#EXT-X-MEDIA-SEQUENCE');
+    // Counted once both have stopped: an ask in flight now is appended before stop() returns.
+    await stopAll();
     const asks = managers.reduce((sum, m) => sum + m.requests.length, 0);
     expect(appended.length).toBeGreaterThanOrEqual(3);
     expect(asks).toBe(appended.length);
@@ -95,7 +103,7 @@ async function twoEnginesOneLog(url: string) {
       appended.map((_, k) => `ep-${k}`),
     );
   } finally {
-    await Promise.all(engines.map((e) => e.stop()));
+    await stopAll();
   }
 }
 

@@ -16,9 +16,13 @@ import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { VodCache } from '../vod/vod-cache';
 import { decideHeader } from './header';
+import { continueLocally, localLeadMs } from './local-continuation';
 import { LogTail } from './log-tail';
+import { waitUntilOnAir } from './on-air-wait';
+import { OutageGuard } from './outage-guard';
 import type { PlannedItem, Planner } from './planner';
 import { dueEvent, lateEvent, nextEventStartMs, unsupportedEvents } from './schedule';
+import { loadNewTailVods } from './tail-vods';
 import { awaitAppend, WriterLease } from './writer-lease';
 
 export interface ChannelDeps {
@@ -52,6 +56,8 @@ export class ChannelPlayout {
   private vodsLoadedThroughSeq = -1;
   /** Schedule events the tail plays, for one log version (only needed when there is a schedule). */
   private played: { version: number; events: Set<string> } | undefined;
+  /** Failing advances (an unreachable store, mostly): backoff and log rate. */
+  private readonly outage: OutageGuard;
 
   constructor(
     public channel: Channel,
@@ -61,6 +67,11 @@ export class ChannelPlayout {
     // Whole milliseconds: Redis takes PX in integers (volatileKeyTTL may be a fraction of a second).
     const ttlMs = Math.max(1, Math.round(deps.config.volatileKeyTTL * 1000));
     this.lease = new WriterLease(deps.store, channel.id, deps.owner, ttlMs, deps.log);
+    this.outage = new OutageGuard(channel.id, {
+      log: deps.log,
+      metrics: deps.metrics,
+      clock: deps.config.clock,
+    });
   }
 
   get header(): ChannelHeader | undefined {
@@ -70,6 +81,11 @@ export class ChannelPlayout {
 
   nextWakeMs(): number {
     return this.wakeAtMs;
+  }
+
+  /** Since when advances fail (the store is unreachable), or undefined when the channel is healthy. */
+  get failingSinceMs(): number | undefined {
+    return this.outage.sinceMs;
   }
 
   setSchedule(events: readonly ScheduleEvent[]): void {
@@ -93,32 +109,9 @@ export class ChannelPlayout {
     return this.onAir;
   }
 
-  /**
-   * Advances the channel until it is on air, watching each append (the first run may go on well past
-   * the present, one slow store write at a time); false when it is not within maxWaitMs, or when a run
-   * ends without changing the log (nothing could be planned).
-   */
-  async whenOnAir(maxWaitMs: number): Promise<boolean> {
-    if (this.isOnAir()) return true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<'expired'>((resolve) => {
-      timer = setTimeout(() => resolve('expired'), maxWaitMs);
-    });
-    try {
-      for (;;) {
-        const before = this.tail.version;
-        const run = this.advance().then(() => 'ended' as const);
-        let outcome: 'ended' | 'changed' | 'expired';
-        do {
-          outcome = await Promise.race([run, this.tail.changed().then(() => 'changed' as const), expired]);
-          if (this.isOnAir()) return true;
-        } while (outcome === 'changed');
-        // A run that made progress but stopped short (appends per advance are bounded): run again.
-        if (outcome === 'expired' || this.tail.version === before) return false;
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+  /** Advances the channel until it is on air (on-air-wait.ts); false when not within maxWaitMs. */
+  whenOnAir(maxWaitMs: number): Promise<boolean> {
+    return waitUntilOnAir(this, maxWaitMs);
   }
 
   /** Refreshes, extends and trims the log; concurrent callers share the one run in flight. */
@@ -147,15 +140,44 @@ export class ChannelPlayout {
     return startMs;
   }
 
-  private exclusive(work: () => Promise<void>): Promise<void> {
+  private exclusive(work: () => Promise<unknown>): Promise<void> {
     return work()
-      .catch((err: unknown) =>
-        this.deps.log.error('channel playout failed', { channelId: this.channel.id, err }),
-      )
+      .then((outcome) => {
+        if (outcome !== 'alone') this.outage.recovered();
+      })
+      .catch(async (err: unknown) => {
+        this.outage.failed(err);
+        await this.continueAlone();
+      })
       .finally(() => {
         this.busy = undefined;
-        this.wakeAtMs = this.computeWake();
+        this.wakeAtMs = this.outage.failing
+          ? this.outage.wakeAtMs(this.aloneExtendAtMs())
+          : this.computeWake();
       });
+  }
+
+  /** Keeps the log ahead with the slate while the store is unreachable (local-continuation.ts). */
+  private async continueAlone(): Promise<number> {
+    const { config, planner, resolve, log } = this.deps;
+    const { tail, channel } = this;
+    const ctx = {
+      channel,
+      tail,
+      planner,
+      resolve,
+      clock: config.clock,
+      playlistWindowMs: config.playlistWindowMs,
+    };
+    return continueLocally(ctx).catch((err: unknown) => {
+      log.error('channel cannot continue alone', { channelId: channel.id, err });
+      return 0;
+    });
+  }
+
+  private aloneExtendAtMs(): number {
+    const header = this.header;
+    return header ? logEndMs(this.tail.items) - localLeadMs(header) : Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -196,9 +218,18 @@ export class ChannelPlayout {
     return this.played.events;
   }
 
-  private async runAdvance(): Promise<void> {
+  /** One advance; 'alone' when the store is in its backoff and the log was only extended here. */
+  private async runAdvance(): Promise<'alone' | undefined> {
+    // Still failing: keep the log ahead alone first, in case this attempt hangs until its timeout.
+    if (this.outage.failing) {
+      const extended = await this.continueAlone();
+      // Woken to extend the log alone before the backoff is over: try the store once now anyway, as
+      // the next item must be decided, but only when nothing could be done alone.
+      if (!this.outage.retryDue() && extended) return 'alone';
+    }
     try {
-      if (this.tail.isStale(this.deps.config.sharedStoreCacheTTL)) await this.tail.refresh();
+      const { tail } = this;
+      if (tail.pending.length > 0 || tail.isStale(this.deps.config.sharedStoreCacheTTL)) await tail.refresh();
       await this.loadTailVods();
       await this.cutInLateEvent();
       await this.extend();
@@ -210,30 +241,16 @@ export class ChannelPlayout {
     this.announceStarted();
   }
 
-  /**
-   * Loads the VODs of items not checked yet (appended by another instance, or read back after a
-   * restart): O(new items) per advance. Items checked once stay loaded, because the engine's sweep
-   * never evicts a VOD that a tail still plays; a failed load is retried on the next advance.
-   */
+  /** Loads the VODs of items not checked yet (tail-vods.ts). */
   private async loadTailVods(): Promise<void> {
     const { vods, log } = this.deps;
-    const items = this.tail.items;
-    let checked = items.length;
-    while (checked > 0 && items[checked - 1]!.seq > this.vodsLoadedThroughSeq) checked--;
-    if (checked === items.length) return;
-    let complete = true;
-    for (const item of items.slice(checked)) {
-      if (vods.get(item.uri)) continue;
-      await vods.load(item.uri).catch((err: unknown) => {
-        complete = false;
-        log.error('VOD of a logged item cannot be loaded', {
-          channelId: this.channel.id,
-          uri: item.uri,
-          err,
-        });
-      });
-    }
-    if (complete) this.vodsLoadedThroughSeq = items[items.length - 1]!.seq;
+    this.vodsLoadedThroughSeq = await loadNewTailVods(
+      this.tail.items,
+      this.vodsLoadedThroughSeq,
+      vods,
+      (uri, err) =>
+        log.error('VOD of a logged item cannot be loaded', { channelId: this.channel.id, uri, err }),
+    );
   }
 
   private async plan(startMs: number, header: ChannelHeader | undefined): Promise<PlannedItem[]> {

@@ -1,7 +1,9 @@
 /**
  * A channel's view of its playout log: the last few items, kept in memory so rendering never waits
  * for the store. Refreshed incrementally (items after the last known seq); `version` changes whenever
- * the items do, which invalidates rendered playlists.
+ * the items do, which invalidates rendered playlists. While the store cannot be reached the channel
+ * may extend its view alone (`appendLocal`: the slate, decided the same way by every engine); the next
+ * refresh writes those items to the store first, so the shared log never misses what players saw.
  */
 import type { PlayoutItem } from '../playout/item';
 import type { PlayoutLogStore } from '../playout/log-store';
@@ -9,6 +11,8 @@ import type { PlayoutLogStore } from '../playout/log-store';
 export class LogTail {
   items: PlayoutItem[] = [];
   version = 0;
+  /** The last items, decided here during a store outage and not yet in the store (oldest first). */
+  pending: PlayoutItem[] = [];
   private readAtMs = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | undefined;
   private waiters: Array<() => void> = [];
@@ -56,6 +60,8 @@ export class LogTail {
 
   private async read(): Promise<void> {
     this.readAtMs = this.clock();
+    // Reconcile first: reading after items the store does not have yet would skip the shared log's own.
+    if (this.pending.length > 0 && (await this.flush()) === 'replaced') return;
     const fresh = (await this.store.read(this.channelId, this.lastSeq + 1)).filter(
       (i) => i.seq > this.lastSeq,
     );
@@ -79,6 +85,38 @@ export class LogTail {
     return result;
   }
 
+  /** Extends this view alone (the store is unreachable); written to the store by the next refresh. */
+  appendLocal(item: PlayoutItem): void {
+    if (item.seq !== this.lastSeq + 1)
+      throw new Error(`item seq ${item.seq} does not follow ${this.lastSeq}`);
+    this.items = [...this.items, item];
+    this.pending = [...this.pending, item];
+    this.bump();
+  }
+
+  /**
+   * Writes the pending items to the store, in order. An item another engine already wrote is taken as
+   * written when it is the same item (the slate every engine decides alike); when the shared log holds
+   * other items at those seqs, it wins and this view adopts them ('replaced'). Throws while the store
+   * is still unreachable (the items stay pending).
+   */
+  async flush(): Promise<'flushed' | 'replaced'> {
+    while (this.pending.length > 0) {
+      const item = this.pending[0]!;
+      if ((await this.store.append(this.channelId, item, item.seq - 1)) === 'conflict') {
+        const shared = await this.store.read(this.channelId, item.seq);
+        if (!sameItem(shared[0], item)) {
+          this.items = [...this.items.filter((i) => i.seq < item.seq), ...shared];
+          this.pending = [];
+          this.bump();
+          return 'replaced';
+        }
+      }
+      this.pending = this.pending.slice(1);
+    }
+    return 'flushed';
+  }
+
   /** Drops items before index `keep` here and (as a hint) in the store. */
   dropBefore(keep: number): void {
     if (keep <= 0) return;
@@ -94,4 +132,17 @@ export class LogTail {
     this.waiters = [];
     for (const wake of waiters) wake();
   }
+}
+
+/** Same placement and content (stores may return an item's fields in another order). */
+function sameItem(a: PlayoutItem | undefined, b: PlayoutItem): boolean {
+  return (
+    a !== undefined &&
+    a.seq === b.seq &&
+    a.startMs === b.startMs &&
+    a.durationMs === b.durationMs &&
+    a.uri === b.uri &&
+    a.kind === b.kind &&
+    a.offsetMs === b.offsetMs
+  );
 }

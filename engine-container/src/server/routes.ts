@@ -103,7 +103,7 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   }
   if (method !== 'GET' && method !== 'HEAD')
     throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
-  if (path === ctx.config.heartbeat) return sendJson(req, res, 200, { status: 'ok' });
+  if (path === ctx.config.heartbeat) return sendJson(req, res, 200, health(ctx.core));
   const channel = path.match(/^\/channels\/([^/]+)\/(.+)$/);
   if (channel) return channelRoute(ctx, req, res, url, decode(channel[1]!), channel[2]!);
   if (path === '/live/master.m3u8') {
@@ -137,4 +137,18 @@ export async function handleRequest(
   } catch (err) {
     sendError(req, res, err, ctx.log);
   }
+}
+
+/**
+ * Always 200 while the process serves (a load balancer must not drop the engines that keep channels
+ * on air through a store outage); `degraded` says channels are playing on alone (the slate).
+ */
+function health(core: EngineCore): Record<string, unknown> {
+  const failing = core.failing();
+  if (failing.channels === 0) return { status: 'ok' };
+  return {
+    status: 'degraded',
+    failingChannels: failing.channels,
+    failingSince: new Date(failing.sinceMs!).toISOString(),
+  };
 }
