@@ -1,9 +1,11 @@
 /** Creating jobs and showing them: validate, call the domain, shape the answer. */
 import { HttpError, notFound } from '../../../core/errors';
 import { type ApiRequest, type ApiResponse, json } from '../../../core/http';
+import { STORE_RETRY_AFTER_SECONDS } from '../../../core/store-errors';
 import { newJob, workerInfo } from '../domain/job';
 import type { ApiDeps } from './api-deps';
 import { parseJobRequest } from './job-request';
+import { jobIdParam } from './params';
 
 export async function createJob(deps: ApiDeps, req: ApiRequest): Promise<ApiResponse> {
   const request = parseJobRequest(req.body);
@@ -29,7 +31,9 @@ export async function createJob(deps: ApiDeps, req: ApiRequest): Promise<ApiResp
     // Without its message the job would wait forever: end it now, and say so.
     await deps.jobs.failQueued(job.id, 'could not be queued', deps.now()).catch(() => undefined);
     deps.log.error('could not queue job', { jobId: job.id, err });
-    throw new HttpError(503, 'queue_unavailable', 'the job queue is unavailable; try again');
+    throw new HttpError(503, 'queue_unavailable', 'the job queue is unavailable; try again', {
+      retryAfterSeconds: STORE_RETRY_AFTER_SECONDS,
+    });
   }
   return json(201, workerInfo(job, now), { location: `/autoabr/${job.id}` });
 }
@@ -42,7 +46,8 @@ export async function listWorkers(deps: ApiDeps): Promise<ApiResponse> {
 }
 
 export async function getJob(deps: ApiDeps, req: ApiRequest): Promise<ApiResponse> {
-  const job = await deps.jobs.get(req.params.id ?? '');
-  if (!job) throw notFound(`no job ${req.params.id}`);
+  const id = jobIdParam(req);
+  const job = await deps.jobs.get(id);
+  if (!job) throw notFound(`no job ${id}`);
   return json(200, workerInfo(job, deps.now()));
 }

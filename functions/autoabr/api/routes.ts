@@ -6,7 +6,7 @@
 import { json, type Route } from '../../../core/http';
 import type { ApiDeps } from './api-deps';
 import { createJob, getJob, listWorkers } from './job-handlers';
-import { modelParam } from './params';
+import { modelParam, outputParam } from './params';
 import { ladder, results } from './result-handlers';
 
 export function createAutoabrRoutes(deps: () => ApiDeps): Route[] {
@@ -25,6 +25,7 @@ export function createAutoabrRoutes(deps: () => ApiDeps): Route[] {
       method: 'GET',
       path: '/autoabr/result/{output}',
       handler: async (req) => {
+        outputParam(req); // never point a client at a folder that cannot exist
         const query = new URLSearchParams(req.query).toString();
         return { status: 308, headers: { location: `${req.path}/${query ? `?${query}` : ''}` } };
       },

@@ -6,6 +6,12 @@
 import type { ModelName } from './models';
 import type { EncodingSettings, PipelineSettings } from './settings';
 
+/**
+ * A job id as the API issues them (crypto.randomUUID): 36 characters, hex digits and hyphens in UUID
+ * form. Nothing else can name a job, so nothing else reaches the job store.
+ */
+export const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** What a job request asks to measure (validated by the API before it gets here). */
 export interface JobSpec {
   /** The output's name: one key segment of its result files. */
