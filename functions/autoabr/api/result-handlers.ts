@@ -4,6 +4,7 @@
  */
 import { HttpError } from '../../../core/errors';
 import { type ApiRequest, type ApiResponse, json } from '../../../core/http';
+import { isStoreUnavailable } from '../../../core/store-errors';
 import { renderChart } from '../domain/chart-svg';
 import {
   compareScored,
@@ -36,7 +37,7 @@ async function locate(
   };
 }
 
-/** The output's scored files; the object store failing us is a 502, not our 500. */
+/** The output's scored files; the object store failing us is a 503 (retry) or a 502, not our 500. */
 async function read(deps: ApiDeps, loc: ResultLocation, model?: ModelName): Promise<ScoredFile[]> {
   try {
     return await readResults(deps.objects, loc, {
@@ -46,6 +47,8 @@ async function read(deps: ApiDeps, loc: ResultLocation, model?: ModelName): Prom
       cache: deps.scores,
     });
   } catch (err) {
+    // S3 timing out, throttling or failing on its side is worth a retry: the edge answers 503.
+    if (isStoreUnavailable(err)) throw err;
     deps.log.error('could not read results', { loc, err });
     throw new HttpError(
       502,
