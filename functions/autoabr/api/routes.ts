@@ -5,15 +5,16 @@
  */
 import { json, type Route } from '../../../core/http';
 import type { ApiDeps } from './api-deps';
+import { chart, ladder } from './chart-handlers';
 import { createJob, getJob, listWorkers } from './job-handlers';
 import { modelParam, outputParam } from './params';
-import { ladder, results } from './result-handlers';
+import { results } from './result-handlers';
 
 export function createAutoabrRoutes(deps: () => ApiDeps): Route[] {
   return [
     { method: 'GET', path: '/', handler: async () => json(200, { status: 'healthy', service: 'autoabr' }) },
     { method: 'POST', path: '/autoabr', handler: (req) => createJob(deps(), req) },
-    { method: 'GET', path: '/autoabr', handler: () => listWorkers(deps()) },
+    { method: 'GET', path: '/autoabr', handler: (req) => listWorkers(deps(), req) },
     {
       method: 'DELETE',
       path: '/autoabr/cache',
@@ -35,7 +36,10 @@ export function createAutoabrRoutes(deps: () => ApiDeps): Route[] {
     {
       method: 'GET',
       path: '/autoabr/result/{output}/{model}',
-      handler: (req) => results(deps(), req, modelParam(req)),
+      handler: (req) => {
+        const model = modelParam(req);
+        return req.query.format === 'svg' ? chart(deps(), req, model) : results(deps(), req, model);
+      },
     },
   ];
 }
