@@ -4,8 +4,6 @@
  * core/aws.ts (AWS_REQUEST_TIMEOUT_MS x AWS_MAX_ATTEMPTS) as an error the edge counts as a store being
  * unavailable, instead of hanging its Lambda; a retried RunTask carries the same idempotency token.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStoreUnavailable } from '../../core/store-errors';
 import { ecsClient } from '../../functions/autoabr/adapters/aws-clients';
@@ -13,31 +11,20 @@ import { EcsLauncher } from '../../functions/autoabr/adapters/ecs-launcher';
 import { type JobItem, newJob } from '../../functions/autoabr/domain/job';
 import { DEFAULT_ENCODING_SETTINGS, DEFAULT_PIPELINE } from '../../functions/autoabr/domain/settings';
 import { EcsFleetSizer, fleetEcsClient } from '../../functions/fleet/fleet-sizer';
+import { type HungEndpoint, startHungEndpoint } from './support/hung-endpoint';
 
 const REQUEST_TIMEOUT_MS = 300;
 const ATTEMPTS = 2;
 /** Every attempt timing out, the SDK's sub-second backoff, and room for a loaded machine. */
 const BUDGET_MS = ATTEMPTS * REQUEST_TIMEOUT_MS + 2500;
 
-let server: Server;
-let received: { target: string; body: Record<string, unknown> }[] = [];
+let ecs: HungEndpoint;
 const saved = { ...process.env };
 
 beforeAll(async () => {
-  server = createServer((req: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () =>
-      received.push({
-        target: String(req.headers['x-amz-target'] ?? ''),
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'),
-      }),
-    );
-    // and never answer
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  ecs = await startHungEndpoint();
   Object.assign(process.env, {
-    AWS_ENDPOINT_URL_ECS: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    AWS_ENDPOINT_URL_ECS: ecs.url,
     AWS_REGION: 'eu-north-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
@@ -49,8 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   process.env = saved;
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await ecs.close();
 });
 
 const job = (): JobItem =>
@@ -101,13 +87,13 @@ describe('the AutoABR worker launcher on a hung ECS endpoint', () => {
   });
 
   it('sends every try of one attempt’s RunTask with the same idempotency token', async () => {
-    received = [];
+    ecs.received.length = 0;
     await failure(() => launcher().launch(job(), 2));
-    await expect.poll(() => received.length).toBe(ATTEMPTS);
-    expect(received.map((r) => r.target)).toEqual(
+    await expect.poll(() => ecs.received.length).toBe(ATTEMPTS);
+    expect(ecs.received.map((r) => r.target)).toEqual(
       Array(ATTEMPTS).fill('AmazonEC2ContainerServiceV20141113.RunTask'),
     );
-    expect(received.map((r) => r.body.clientToken)).toEqual(
+    expect(ecs.received.map((r) => JSON.parse(r.body).clientToken)).toEqual(
       Array(ATTEMPTS).fill('8d3c5c8e-2f4b-4a39-9d0e-6c1f0a7b2e51:2'),
     );
   });
