@@ -68,14 +68,25 @@ export function readPage<K>(
   return query.cursor === undefined ? { limit } : { limit, after: decodeCursor(query.cursor, keySchema) };
 }
 
+/**
+ * The headers naming the next page (`Link` and `x-next-cursor`), none when there is none: for a list
+ * whose body is not the plain array (an object holding the page, a CSV table).
+ */
+export function nextPageHeaders(
+  req: Pick<ApiRequest, 'path' | 'query'>,
+  next?: PageKey,
+): Record<string, string> | undefined {
+  if (!next) return undefined;
+  const cursor = encodeCursor(next);
+  const query = new URLSearchParams({ ...req.query, cursor });
+  return { link: `<${req.path}?${query}>; rel="next"`, 'x-next-cursor': cursor };
+}
+
 /** 200 with the items; the next page, when there may be one, in `Link` and `x-next-cursor`. */
 export function pageResponse(
   req: Pick<ApiRequest, 'path' | 'query'>,
   items: unknown[],
   next?: PageKey,
 ): ApiResponse {
-  if (!next) return json(200, items);
-  const cursor = encodeCursor(next);
-  const query = new URLSearchParams({ ...req.query, cursor });
-  return json(200, items, { link: `<${req.path}?${query}>; rel="next"`, 'x-next-cursor': cursor });
+  return json(200, items, nextPageHeaders(req, next));
 }

@@ -1,10 +1,17 @@
 /** Where a fleet-size decision goes: the engine's ECS service in AWS, the log locally. */
-import { type ECSClient, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import { ECSClient, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import { awsClientConfig } from '../../core/aws';
 import { logger } from '../../core/logger';
 
 export interface FleetSizer {
   resize(desiredCount: number, reason: Record<string, unknown>): Promise<void>;
 }
+
+/**
+ * The ECS client of the fleet sizer, bounded like every client (core/aws.ts): a hung ECS endpoint fails
+ * the resize, and with it the batch of channel events, which SQS delivers again.
+ */
+export const fleetEcsClient = (): ECSClient => new ECSClient(awsClientConfig());
 
 export class EcsFleetSizer implements FleetSizer {
   constructor(

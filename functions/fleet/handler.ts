@@ -1,5 +1,4 @@
 /** Lambda on the channel-events queue (SQS event source): one resize per batch. */
-import { ECSClient } from '@aws-sdk/client-ecs';
 import type { SQSEvent } from 'aws-lambda';
 import { documentClient } from '../../core/aws';
 import { readString } from '../../core/env';
@@ -7,11 +6,11 @@ import { tableName, tables } from '../../core/resources';
 import { dynamoChannelStore } from '../channel/stores/channel-store';
 import { fleetPolicyFromEnv } from './config';
 import { sizeFleet } from './fleet-dispatcher';
-import { EcsFleetSizer } from './fleet-sizer';
+import { EcsFleetSizer, fleetEcsClient } from './fleet-sizer';
 
 const deps = {
   channels: dynamoChannelStore(documentClient(), tableName(tables.channels)),
-  sizer: new EcsFleetSizer(new ECSClient({}), readString('ENGINE_CLUSTER'), readString('ENGINE_SERVICE')),
+  sizer: new EcsFleetSizer(fleetEcsClient(), readString('ENGINE_CLUSTER'), readString('ENGINE_SERVICE')),
   policy: fleetPolicyFromEnv(),
 };
 

@@ -73,6 +73,19 @@ describe('an invalid job request', () => {
     },
   );
 
+  it.each([
+    ['a NUL', 's3://media/ref\u0000.mp4', /control/],
+    ['a right-to-left override', 's3://media/clip\u202e4pm.mp4', /bidirectional/],
+    ['a traversal', 's3://media/refs/../../etc/passwd', /\.\. segments/],
+    ['an encoded traversal', 's3://media/refs/..%2F..%2Fsecret.mp4', /percent-decoded/],
+    ['2 KB of key', `s3://media/${'k'.repeat(2048)}`, /2048 characters/],
+  ])('refuses a reference holding %s, saying why', (_what, reference, why) => {
+    const body = valid();
+    body.job.reference = reference;
+    expect(fieldOf(body)).toBe('job.reference');
+    expect(() => parseJobRequest(body)).toThrow(why);
+  });
+
   it('refuses a settings URL that is not an s3 URL', () => {
     expect(fieldOf({ ...valid(), pipelineUrl: 'http://example.com/p.json' })).toBe('pipelineUrl');
   });

@@ -29,7 +29,9 @@ const scoreOf = (h: number, b: number) => Math.min(100, Math.round((h / 12 + b /
 const MODELS = ['HD', 'PhoneHD'] as const;
 
 beforeAll(async () => {
-  cloud = await startCloud();
+  // This suite checks what is compiled, not how fast: fauxqs runs in this process, and on a loaded
+  // machine 1,100 cold reads can leave a socket silent past the default 4 s (a 503 then).
+  cloud = await startCloud({ AWS_REQUEST_TIMEOUT_MS: '20000' });
   bucket = cloud.env.BUCKET_AUTOABR!;
   const { s3 } = testClients(cloud.env);
   const puts = MODELS.flatMap((model) =>

@@ -6,10 +6,10 @@
  * no `status`, so they stay out of the byStatus index.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, queryAll } from '../../../core/dynamo';
-import type { JobItem } from '../domain/job';
+import { isConditionFailure, queryAll, queryPage } from '../../../core/dynamo';
+import { ACTIVE_JOB_KEY, type ActiveJobKey, type JobItem } from '../domain/job';
 import type { ModelName } from '../domain/models';
-import type { FinishOutcome, JobStore } from '../ports/job-store';
+import type { FinishOutcome, JobPage, JobStore } from '../ports/job-store';
 
 const namePointer = (name: string) => `name#${name}`;
 
@@ -55,13 +55,26 @@ export class DynamoJobStore implements JobStore {
   }
 
   async listActive(): Promise<JobItem[]> {
-    return (await queryAll(this.ddb, {
+    return (await queryAll(this.ddb, this.activeQuery())) as unknown as JobItem[];
+  }
+
+  async pageActive({ limit, after }: { limit: number; after?: ActiveJobKey }): Promise<JobPage> {
+    const page = await queryPage(this.ddb, this.activeQuery(), {
+      limit,
+      after,
+      keyAttributes: ACTIVE_JOB_KEY,
+    });
+    return { items: page.items as unknown as JobItem[], next: page.next as ActiveJobKey | undefined };
+  }
+
+  private activeQuery() {
+    return {
       TableName: this.table,
       IndexName: 'byStatus',
       KeyConditionExpression: '#s = :active',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: { ':active': 'ACTIVE' },
-    })) as unknown as JobItem[];
+    };
   }
 
   /**

@@ -111,12 +111,16 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  /** Page by page: ListObjectsV2 returns at most 1,000 keys per call. */
-  async *list(bucket: string, prefix: string): AsyncGenerator<ListedObject> {
+  /** Page by page: ListObjectsV2 returns at most 1,000 keys per call (StartAfter counts on the first). */
+  async *list(bucket: string, prefix: string, startAfter?: string): AsyncGenerator<ListedObject> {
     let token: string | undefined;
     do {
       const res = await this.s3.send(
-        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix: prefix,
+          ...(token ? { ContinuationToken: token } : { StartAfter: startAfter }),
+        }),
       );
       for (const obj of res.Contents ?? []) if (obj.Key) yield { key: obj.Key, etag: obj.ETag ?? '' };
       token = res.IsTruncated ? res.NextContinuationToken : undefined;

@@ -2,9 +2,16 @@
 import { z } from 'zod';
 import { parseWith } from '../../../core/validation';
 import { MODEL_NAMES } from '../domain/models';
-import { parseS3Url } from '../domain/s3-url';
+import { s3UrlProblem } from '../domain/s3-url';
 
-const s3Url = z.string().refine((v) => parseS3Url(v) !== undefined, 'must be an s3://bucket/key URL');
+/** An `s3://bucket/key` URL whose key is safe to hand on (domain/s3-url.ts); the 400 says what is wrong. */
+const s3Url = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .superRefine((value, ctx) => {
+    const problem = s3UrlProblem(value);
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  });
 
 /** Job names become one S3 key segment and a download file name: letters, digits, . _ - only. */
 export const JOB_NAME = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,128}$/;

@@ -1,9 +1,17 @@
 /** Path and query parameters of the result routes, each checked into a 400 that names it. */
 import { badRequest } from '../../../core/errors';
 import type { ApiRequest } from '../../../core/http';
+import { JOB_ID } from '../domain/job';
 import { DEFAULT_LADDER_OPTIONS, type LadderOptions } from '../domain/ladder';
 import { isModelName, MODEL_NAMES, type ModelName } from '../domain/models';
 import { JOB_NAME } from './job-request';
+
+/** `{id}`: a job id as the API issues them (a UUID); anything else never reaches the job store. */
+export function jobIdParam(req: ApiRequest): string {
+  const id = req.params.id ?? '';
+  if (!JOB_ID.test(id)) throw badRequest('id: must be a job id (a UUID, 8-4-4-4-12 hex digits)', 'id');
+  return id;
+}
 
 export function outputParam(req: ApiRequest): string {
   const output = req.params.output ?? '';

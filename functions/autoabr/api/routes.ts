@@ -5,15 +5,16 @@
  */
 import { json, type Route } from '../../../core/http';
 import type { ApiDeps } from './api-deps';
+import { chart, ladder } from './chart-handlers';
 import { createJob, getJob, listWorkers } from './job-handlers';
-import { modelParam } from './params';
-import { ladder, results } from './result-handlers';
+import { modelParam, outputParam } from './params';
+import { results } from './result-handlers';
 
 export function createAutoabrRoutes(deps: () => ApiDeps): Route[] {
   return [
     { method: 'GET', path: '/', handler: async () => json(200, { status: 'healthy', service: 'autoabr' }) },
     { method: 'POST', path: '/autoabr', handler: (req) => createJob(deps(), req) },
-    { method: 'GET', path: '/autoabr', handler: () => listWorkers(deps()) },
+    { method: 'GET', path: '/autoabr', handler: (req) => listWorkers(deps(), req) },
     {
       method: 'DELETE',
       path: '/autoabr/cache',
@@ -25,6 +26,7 @@ export function createAutoabrRoutes(deps: () => ApiDeps): Route[] {
       method: 'GET',
       path: '/autoabr/result/{output}',
       handler: async (req) => {
+        outputParam(req); // never point a client at a folder that cannot exist
         const query = new URLSearchParams(req.query).toString();
         return { status: 308, headers: { location: `${req.path}/${query ? `?${query}` : ''}` } };
       },
@@ -34,7 +36,10 @@ export function createAutoabrRoutes(deps: () => ApiDeps): Route[] {
     {
       method: 'GET',
       path: '/autoabr/result/{output}/{model}',
-      handler: (req) => results(deps(), req, modelParam(req)),
+      handler: (req) => {
+        const model = modelParam(req);
+        return req.query.format === 'svg' ? chart(deps(), req, model) : results(deps(), req, model);
+      },
     },
   ];
 }

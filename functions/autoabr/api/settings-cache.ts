@@ -1,10 +1,13 @@
 /**
  * Settings documents loaded by URL and kept per API instance until the shared generation changes
  * (DELETE /autoabr/cache). A failed load is never cached, and every failure is the caller's 400 naming
- * the request field that pointed at the document, except S3 being unreachable (502).
+ * the request field that pointed at the document, except S3 being unreachable (503 store_unavailable,
+ * which the HTTP edge makes of the SDK's error) or failing otherwise (502).
  */
 import type { z } from 'zod';
 import { badRequest, HttpError } from '../../../core/errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../core/http';
+import { isStoreUnavailable } from '../../../core/store-errors';
 import { parseS3Url, type S3Location } from '../domain/s3-url';
 import {
   DEFAULT_ENCODING_SETTINGS,
@@ -95,12 +98,16 @@ export class SettingsCache {
       if (err instanceof ObjectAccessDeniedError)
         throw badRequest(`${field}: access denied to ${url}`, field);
       if (err instanceof ObjectTooLargeError) throw badRequest(`${field}: ${err.message}`, field);
+      // S3 timing out, throttling or failing on its side: the edge answers 503 with Retry-After.
+      if (isStoreUnavailable(err)) throw err;
       throw new HttpError(
         502,
         'settings_unavailable',
         `${field}: cannot load ${url}: ${(err as Error).message}`,
       );
     }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+      throw badRequest(`${field}: ${url} nests deeper than ${MAX_JSON_DEPTH} levels`, field);
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -3,8 +3,30 @@
  * the job still holds, or waits for, a worker) or INACTIVE (finished, either way); `phase` says which
  * of those it is.
  */
+import { z } from 'zod';
 import type { ModelName } from './models';
 import type { EncodingSettings, PipelineSettings } from './settings';
+
+/**
+ * A job id as the API issues them (crypto.randomUUID): 36 characters, hex digits and hyphens in UUID
+ * form. Nothing else can name a job, so nothing else reaches the job store.
+ */
+export const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The key a page of ACTIVE jobs continues after: the byStatus index's (status, createdAt) and the
+ * table's id. A cursor (core/paging.ts) must have exactly this shape, so it can only point into the
+ * ACTIVE jobs and only at a key DynamoDB accepts.
+ */
+export const ACTIVE_JOB_KEY = ['id', 'status', 'createdAt'] as const;
+export const activeJobPageKey = z
+  .object({
+    id: z.string().regex(JOB_ID),
+    status: z.literal('ACTIVE'),
+    createdAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
+export type ActiveJobKey = z.infer<typeof activeJobPageKey>;
 
 /** What a job request asks to measure (validated by the API before it gets here). */
 export interface JobSpec {

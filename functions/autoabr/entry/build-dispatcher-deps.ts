@@ -1,6 +1,5 @@
 /** The dispatcher's dependencies, from its configuration: ECS tasks in AWS, child processes locally. */
-import { ECSClient } from '@aws-sdk/client-ecs';
-import { awsClients } from '../adapters/aws-clients';
+import { awsClients, ecsClient } from '../adapters/aws-clients';
 import { EcsLauncher } from '../adapters/ecs-launcher';
 import { ProcessLauncher } from '../adapters/process-launcher';
 import type { DispatcherConfig } from '../config/service-config';
@@ -18,7 +17,7 @@ export function buildDispatcherDeps(
   options: DispatcherOptions = {},
 ): DispatcherDeps {
   const launcher: WorkerLauncher = config.ecs
-    ? new EcsLauncher(config.ecs, new ECSClient({ ...config.aws.client }))
+    ? new EcsLauncher(config.ecs, ecsClient(config.aws.client))
     : new ProcessLauncher({ stdio: options.stdio });
   return { ...buildAttemptDeps(config.aws, awsClients(config.aws.client)), launcher, config };
 }

@@ -3,7 +3,7 @@
  * once an attempt is declared over (heartbeat timeout, retry), a late write from it answers false
  * instead of resurrecting the job.
  */
-import type { JobItem } from '../domain/job';
+import type { ActiveJobKey, JobItem } from '../domain/job';
 import type { ModelName } from '../domain/models';
 
 export interface FinishOutcome {
@@ -12,13 +12,21 @@ export interface FinishOutcome {
   now: number;
 }
 
+export interface JobPage {
+  items: JobItem[];
+  /** The key to continue after; absent when the list is known to be complete. */
+  next?: ActiveJobKey;
+}
+
 export interface JobStore {
   create(job: JobItem): Promise<void>;
   get(id: string): Promise<JobItem | undefined>;
   /** The most recently created job with this name. */
   latestByName(name: string): Promise<JobItem | undefined>;
-  /** Every ACTIVE job, oldest first. */
+  /** Every ACTIVE job, oldest first (the dispatcher's sweep). */
   listActive(): Promise<JobItem[]>;
+  /** At most `limit` ACTIVE jobs, oldest first, after `after`; a page also stops short of 4 MB. */
+  pageActive(page: { limit: number; after?: ActiveJobKey }): Promise<JobPage>;
   /** QUEUED -> RUNNING as attempt `attempt` (= attempts + 1); undefined if someone else moved it. */
   claim(id: string, attempt: number, receiptHandle: string, now: number): Promise<JobItem | undefined>;
   setWorker(id: string, attempt: number, worker: string): Promise<boolean>;

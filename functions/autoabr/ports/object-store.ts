@@ -18,8 +18,8 @@ export interface ObjectStore {
   downloadToFile(loc: S3Location, path: string, maxBytes: number): Promise<number>;
   /** Writes an object; answers its ETag (the value a later listing shows). */
   putText(loc: S3Location, text: string, contentType: string): Promise<string>;
-  /** Every object under a prefix, however many there are. */
-  list(bucket: string, prefix: string): AsyncIterable<ListedObject>;
+  /** Every object under a prefix in key order, however many there are; only keys after `startAfter` when given. */
+  list(bucket: string, prefix: string, startAfter?: string): AsyncIterable<ListedObject>;
 }
 
 /** No such object (or bucket). */

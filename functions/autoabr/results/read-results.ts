@@ -1,6 +1,6 @@
 /**
- * Reading a job output's result files: list every key below the output, keep the ones named like
- * results, and score each log. A score is taken from a cache only while the listed ETag matches: first
+ * Reading a job output's result files a page at a time: list the keys below the output in order, keep
+ * the ones named like results, and score each log. A score is taken from a cache only while the listed ETag matches: first
  * this instance's memory, then the output's stored index (domain/score-index.ts); the rest are
  * downloaded with bounded concurrency, and the index is updated with them.
  */
@@ -26,23 +26,51 @@ const MAX_LOG_BYTES = 64 * 1024 * 1024;
 
 export type ListedResult = ResultFile & { key: string; relativeKey: string; etag: string };
 
-export async function listResultFiles(
+/**
+ * Keys that are not results (notes, the score index, stray uploads) a page may pass over before it
+ * ends anyway: ten listing calls, so a folder full of them cannot hold a request until its Lambda
+ * times out.
+ */
+const MAX_SKIPPED_PER_PAGE = 10_000;
+
+export interface PageOptions {
+  model?: ModelName;
+  /** Continue after this key, relative to the output's folder (a validated cursor). */
+  after?: string;
+  /** Result files per page. */
+  limit: number;
+}
+
+export interface ListedPage<T> {
+  files: T[];
+  /** The key (relative to the output's folder) to continue after; absent when nothing follows. */
+  next?: string;
+}
+
+/** Up to `limit` result files below the output (or one model of it), in key order, after `after`. */
+export async function listResultPage(
   objects: ObjectStore,
   loc: ResultLocation,
-  model?: ModelName,
-): Promise<ListedResult[]> {
+  { model, after, limit }: PageOptions,
+): Promise<ListedPage<ListedResult>> {
   const base = outputPrefix(loc.prefix, loc.output);
   const files: ListedResult[] = [];
-  for await (const { key, etag } of objects.list(loc.bucket, model ? `${base}${model}/` : base)) {
+  let scanned = 0;
+  let last: string | undefined;
+  const listing = objects.list(loc.bucket, model ? `${base}${model}/` : base, after && `${base}${after}`);
+  for await (const { key, etag } of listing) {
+    // One more key exists: end the page here, and say where the next one starts.
+    if (files.length >= limit || scanned >= limit + MAX_SKIPPED_PER_PAGE) return { files, next: last };
     const relativeKey = key.slice(base.length);
+    scanned++;
+    last = relativeKey;
     const file = parseResultKey(relativeKey);
     if (file) files.push({ ...file, key, relativeKey, etag });
   }
-  return files;
+  return { files };
 }
 
-export interface ReadOptions {
-  model?: ModelName;
+export interface ReadOptions extends PageOptions {
   concurrency: number;
   log: Logger;
   cache?: ScoreCache;
@@ -50,23 +78,24 @@ export interface ReadOptions {
   useIndex?: boolean;
 }
 
+/** A page of the output's result files, scored. */
 export async function readResults(
   objects: ObjectStore,
   loc: ResultLocation,
   options: ReadOptions,
-): Promise<ScoredFile[]> {
+): Promise<ListedPage<ScoredFile>> {
   const useIndex = options.useIndex ?? true;
   const idxKey = indexKey(loc.prefix, loc.output);
-  const [files, index] = await Promise.all([
-    listResultFiles(objects, loc, options.model),
+  const [page, index] = await Promise.all([
+    listResultPage(objects, loc, options),
     useIndex ? loadIndex(objects, loc.bucket, idxKey, options.log) : Promise.resolve({} as ScoreIndex),
   ]);
   const learned: ScoreIndex = {};
-  const scored = await mapLimit(files, options.concurrency, (file) =>
+  const scored = await mapLimit(page.files, options.concurrency, (file) =>
     scoreFile(objects, loc.bucket, file, { index, learned, options }),
   );
   if (useIndex) await mergeIndex(objects, loc.bucket, idxKey, learned, options.log);
-  return scored.filter((f): f is ScoredFile => f !== undefined);
+  return { files: scored.filter((f): f is ScoredFile => f !== undefined), next: page.next };
 }
 
 interface ScoreSources {

@@ -28,6 +28,11 @@ export async function downloadReference(
   }
 }
 
-/** The reference's local file name, keeping its key's extension (some demuxers go by it). */
-export const referenceFileName = (url: string): string =>
-  `reference${extname(parseS3Url(url)?.key ?? '') || '.mp4'}`;
+/**
+ * The reference's local file name, keeping its key's extension (some demuxers go by it) when that is
+ * a plain one: the key is the user's text, and only letters and digits of it reach the file system.
+ */
+export function referenceFileName(url: string): string {
+  const ext = extname(parseS3Url(url)?.key ?? '');
+  return `reference${/^\.[A-Za-z0-9]{1,10}$/.test(ext) ? ext : '.mp4'}`;
+}

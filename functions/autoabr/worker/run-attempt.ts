@@ -29,7 +29,8 @@ export async function runAttempt(
 
   let dir: string | undefined;
   try {
-    dir = await mkdtemp(join(deps.workDir, `autoabr-${jobId.slice(0, 8)}-`));
+    // The folder is named after the id, but only its letters, digits and hyphens reach the path.
+    dir = await mkdtemp(join(deps.workDir, `autoabr-${jobId.slice(0, 8).replace(/[^A-Za-z0-9-]/g, '_')}-`));
     await measure(deps, job, attempt, dir, abort.signal);
     log.info('job succeeded');
     return await succeedAttempt(deps, job, attempt);
