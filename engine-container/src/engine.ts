@@ -13,7 +13,7 @@ import type { EngineEvents } from './events';
 import { emfLine } from './metrics';
 import { EventStreams } from './server/event-stream';
 import { handleRequest, type ServerContext } from './server/routes';
-import { VttSlicer } from './server/vtt';
+import { isSubtitleSource, VttSlicer } from './server/vtt';
 import type { Channel, IAssetManager } from './types';
 import { TaskLoop } from './util/task-loop';
 
@@ -66,7 +66,13 @@ export class Engine {
       core,
       config,
       streams: this.streams,
-      slicer: new VttSlicer(config.fetch, config.vodLoadTimeoutMs, config.maxPlaylistBytes),
+      slicer: new VttSlicer({
+        fetch: config.fetch,
+        timeoutMs: config.vodLoadTimeoutMs,
+        maxBytes: config.maxPlaylistBytes,
+        isKnownSource: (uri) => isSubtitleSource(core.vods.loaded(), uri),
+        log: core.log,
+      }),
       log: core.log,
     };
     const server = createServer((req, res) => void handleRequest(ctx, req, res));
