@@ -99,7 +99,16 @@ export function guardedFetch(options: GuardedFetchOptions): FetchLike {
           lookup: pinnedLookup(addresses),
           signal: init.signal,
         },
-        (res) => resolve(toResponse(res)),
+        (res) => {
+          // A status or header a Response refuses (status 600, a bad reason phrase) must reject this
+          // request, not throw inside the HTTP parser's event.
+          try {
+            resolve(toResponse(res));
+          } catch (err) {
+            res.destroy();
+            reject(err);
+          }
+        },
       );
       req.on('error', reject);
       req.end();

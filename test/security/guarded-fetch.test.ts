@@ -183,6 +183,12 @@ describe('the guarded fetch with private URLs allowed (npm start)', () => {
     expect((err as FetchError).code).toBe('blocked');
   });
 
+  it('turns an answer a Response cannot carry (status 600) into a network error', async () => {
+    internal.put('/odd', { body: 'odd', status: 600 });
+    const err = await fetchText(`${internal.url}/odd`, { ...limits, fetch: local }).catch((e: unknown) => e);
+    expect((err as FetchError).code).toBe('network');
+  });
+
   it('answers a 304 without a body', async () => {
     internal.put('/unchanged', { body: '', status: 304 });
     const res = await fetchText(`${internal.url}/unchanged`, { ...limits, fetch: local });
