@@ -17,18 +17,29 @@ export function parseWith<S extends z.ZodTypeAny>(schema: S, input: unknown, wha
   throw badRequest(`${field}: ${message}`, field);
 }
 
-/** An absolute http(s) URL of at most 2,048 characters: every URL we fetch on a user's behalf. */
+const parsedUrl = (value: string): URL | undefined => {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * An absolute http(s) URL of at most 2,048 characters, without credentials: every URL we fetch on a
+ * user's behalf. Credentials in a URL would end up in logs and events (docs/security.md).
+ */
 export const httpUrl = z
   .string()
   .max(2048)
   .refine((value) => {
-    try {
-      const u = new URL(value);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http or https URL');
+    const u = parsedUrl(value);
+    return u?.protocol === 'http:' || u?.protocol === 'https:';
+  }, 'must be an absolute http or https URL')
+  .refine((value) => {
+    const u = parsedUrl(value);
+    return !u || (u.username === '' && u.password === '');
+  }, 'must not contain a user name or password');
 
 /** C0 control characters and DEL: never part of an id, a name or a title (NUL, newlines, escapes). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused

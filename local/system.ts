@@ -95,6 +95,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       ONAIR_STAGE: 'test',
       JWT_KEY_FILE: join(keyDir, 'keys', 'jwt-es256.jwk.json'),
       ENGINE_STATIC_DIR: STATIC_DIR,
+      // Local media, feeds and webhooks live on localhost: the one place private URLs are fetched.
+      ALLOW_PRIVATE_URLS: 'true',
     });
     // Services point at each other by URL, known once each listens. The schedule API comes first (the
     // engine reads channels from it), the engine next (its URL is the playback URL the channel API

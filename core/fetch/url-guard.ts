@@ -1,56 +1,34 @@
 /**
- * In a deployment, URLs fetched on a user's behalf (feeds, VOD playlists) must not reach private,
- * loopback or link-local addresses (the instance metadata endpoint above all). Locally the feeds
- * usually live on 127.0.0.1, so the guard is a setting (SCHEDULE_BLOCK_PRIVATE_URLS).
+ * What may be fetched on a user's behalf, before a connection is opened. The address decision itself
+ * is address-policy.ts; the guarded fetch (guarded-fetch.ts) applies it after DNS, on every hop, and
+ * connects to the very address it checked. This file holds what both the fetch and the APIs that take
+ * URLs (channel create) share: the refusal error and the checks of a URL's shape.
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { decideHost, isBlockedAddress } from './address-policy';
 
 export class BlockedUrlError extends Error {
   override name = 'BlockedUrlError';
 }
 
-function ipv4Private(ip: string): boolean {
-  const [a = 0, b = 0] = ip.split('.').map(Number);
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    a >= 224
-  );
-}
+/** True for addresses a user-supplied URL must not reach (address-policy.ts). */
+export const isPrivateAddress = isBlockedAddress;
 
-/** True for addresses a user-supplied URL must not reach. */
-export function isPrivateAddress(ip: string): boolean {
-  const lower = ip.toLowerCase();
-  if (isIP(lower) === 4) return ipv4Private(lower);
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return ipv4Private(mapped[1]!);
-  return (
-    lower === '::' ||
-    lower === '::1' ||
-    lower.startsWith('fe8') ||
-    lower.startsWith('fe9') ||
-    lower.startsWith('fea') ||
-    lower.startsWith('feb') ||
-    lower.startsWith('fc') ||
-    lower.startsWith('fd') ||
-    lower.startsWith('ff')
-  );
-}
-
+/** Checked by bounded-fetch before every hop; throws to refuse. */
 export type UrlGuard = (url: URL) => Promise<void>;
 
 export const allowAllUrls: UrlGuard = async () => undefined;
 
-/** Rejects a URL whose host is, or resolves to, a private address. */
-export const blockPrivateUrls: UrlGuard = async (url) => {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-  const blocked = addresses.find(isPrivateAddress);
-  if (blocked) throw new BlockedUrlError(`${url.host} resolves to a private address (${blocked})`);
-};
+/** Credentials in a URL end up in logs, events and Referer headers: no URL we fetch may carry them. */
+export const hasCredentials = (url: URL): boolean => url.username !== '' || url.password !== '';
+
+/**
+ * True when the URL's host is, as written, a private, loopback or link-local address (any spelling
+ * of one) or a localhost name. A DNS name is not resolved here: the guarded fetch checks it later.
+ */
+export function isLiteralPrivateUrl(url: string): boolean {
+  try {
+    return decideHost(new URL(url).hostname) === 'blocked';
+  } catch {
+    return false;
+  }
+}

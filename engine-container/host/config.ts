@@ -4,6 +4,7 @@
  */
 import type { Environment } from '../../core/auth/tokens';
 import { readBool, readEnum, readInt, readOptionalString } from '../../core/env';
+import { allowPrivateUrlsFromEnv } from '../../core/fetch/private-urls-setting';
 import type { EngineOptions } from '../src/index';
 
 export interface EngineHostConfig {
@@ -17,6 +18,11 @@ export interface EngineHostConfig {
   logStore: 'dynamodb' | 'memory';
   channelRefreshMs: number;
   webhookTimeoutMs: number;
+  /**
+   * ALLOW_PRIVATE_URLS: let VODs, prerolls, slates, webhooks and WebVTT sources be on private or
+   * loopback addresses (npm start only). Off, they are fetched through the guard (docs/security.md).
+   */
+  allowPrivateUrls: boolean;
 }
 
 const optionalInt = (name: string, min: number, max: number): number | undefined => {
@@ -51,5 +57,6 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     logStore: (readOptionalString('ENGINE_LOG_STORE') ?? 'dynamodb') === 'memory' ? 'memory' : 'dynamodb',
     channelRefreshMs: readInt('ENGINE_CHANNEL_REFRESH_MS', 2000, { min: 200, max: 60_000 }),
     webhookTimeoutMs: readInt('ENGINE_WEBHOOK_TIMEOUT_MS', 2000, { min: 100, max: 30_000 }),
+    allowPrivateUrls: allowPrivateUrlsFromEnv(),
   };
 }

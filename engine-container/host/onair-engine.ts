@@ -5,6 +5,7 @@
  */
 
 import { documentClient } from '../../core/aws';
+import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
 import { tableName, tables } from '../../core/resources';
 import { dynamoChannelStore } from '../../functions/channel/stores/channel-store';
 import { Engine, type EngineOptions } from '../src/index';
@@ -24,6 +25,10 @@ export interface OnairEngine {
 
 export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
   const config = engineHostConfigFromEnv();
+  // Every URL the engine fetches comes from a user (channel, webhook answer, schedule entry) or is a
+  // slate: all through the guard. Only the schedule plug-in's calls to the schedule API (operator
+  // configured) use their own fetch. docs/security.md.
+  const fetch = processGuardedFetch(config.allowPrivateUrls);
   const table = new ChannelTableManager(
     dynamoChannelStore(documentClient(), tableName(tables.channels)),
     config.channelRefreshMs,
@@ -34,6 +39,7 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
       channels: table,
       assets: new OnairAssetManager({
         channel: (id) => table.channel(id),
+        fetch,
         webhookTimeoutMs: config.webhookTimeoutMs,
       }),
     },
@@ -44,6 +50,7 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
   const composite = new CompositeSources(sources);
   const engine = new Engine(composite, {
     ...config.options,
+    fetch,
     channelManager: composite,
     channelRefreshIntervalMs: config.channelRefreshMs,
     ...(config.logStore === 'dynamodb' && !config.options.kvstoreUrl && !overrides.kvstoreUrl

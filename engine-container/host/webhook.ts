@@ -2,8 +2,9 @@
  * The WebHook channel contract (engine-container/README.md, "WebHook channels"): the engine calls
  *   GET <url>?channelId=<name>
  * and expects 200 with JSON { id, title, hlsUrl, prerollUrl?, prerollDurationMs?, desiredOffsetMs?,
- * desiredDurationMs?, type?: 'gap' }. A timeout, a non-200, a body over 64 KiB or a body that does not
- * match → the engine plays its slate (and logs why).
+ * desiredDurationMs?, type?: 'gap' }. A timeout, a non-200, a body over 64 KiB, a refused address
+ * (the host's guarded fetch) or a body that does not match → the engine plays its slate, logs why,
+ * and its public event stream shows only the error's code.
  */
 import { z } from 'zod';
 import { type FetchLike, fetchOkText } from '../../core/fetch/bounded-fetch';
@@ -34,8 +35,15 @@ export const webhookAnswerSchema = z
 
 export type WebhookAnswer = z.infer<typeof webhookAnswerSchema>;
 
+/** The codes are what the public event stream shows (server/public-event.ts); messages go to the log. */
 export class WebhookError extends Error {
   override name = 'WebhookError';
+  constructor(
+    message: string,
+    readonly code: 'webhook_unavailable' | 'webhook_invalid',
+  ) {
+    super(message);
+  }
 }
 
 export interface WebhookOptions {
@@ -68,21 +76,27 @@ export async function callWebhook(
   channelId: string,
   opts: WebhookOptions,
 ): Promise<VodResponse> {
-  const body = await fetchOkText(webhookUrl(url, channelId), {
-    fetch: opts.fetch,
-    timeoutMs: opts.timeoutMs,
-    maxBytes: 64 * 1024,
-  });
+  let body: string;
+  try {
+    body = await fetchOkText(webhookUrl(url, channelId), {
+      fetch: opts.fetch,
+      timeoutMs: opts.timeoutMs,
+      maxBytes: 64 * 1024,
+    });
+  } catch (err) {
+    throw new WebhookError(`webhook ${url}: ${(err as Error).message}`, 'webhook_unavailable');
+  }
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
-    throw new WebhookError(`webhook ${url} answered with invalid JSON`);
+    throw new WebhookError(`webhook ${url} answered with invalid JSON`, 'webhook_invalid');
   }
   const parsed = webhookAnswerSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new WebhookError(`webhook ${url} answer: ${issue.path.join('.') || 'body'} ${issue.message}`);
+    const where = issue.path.join('.') || 'body';
+    throw new WebhookError(`webhook ${url} answer: ${where} ${issue.message}`, 'webhook_invalid');
   }
   return toVodResponse(parsed.data);
 }

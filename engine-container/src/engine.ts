@@ -14,7 +14,7 @@ import { emfLine } from './metrics';
 import type { PlayoutLogStore } from './playout/log-store';
 import { EventStreams } from './server/event-stream';
 import { handleRequest, type ServerContext } from './server/routes';
-import { VttSlicer } from './server/vtt';
+import { isSubtitleSource, VttSlicer } from './server/vtt';
 import { storeFromUrl } from './stores/store-from-url';
 import type { Channel, IAssetManager } from './types';
 import { TaskLoop } from './util/task-loop';
@@ -67,7 +67,13 @@ export class Engine {
       core,
       config,
       streams: this.streams,
-      slicer: new VttSlicer(config.fetch, config.vodLoadTimeoutMs, config.maxPlaylistBytes),
+      slicer: new VttSlicer({
+        fetch: config.fetch,
+        timeoutMs: config.vodLoadTimeoutMs,
+        maxBytes: config.maxPlaylistBytes,
+        isKnownSource: (uri) => isSubtitleSource(core.vods.loaded(), uri),
+        log: core.log,
+      }),
       log: core.log,
     };
     const server = createServer((req, res) => void handleRequest(ctx, req, res));

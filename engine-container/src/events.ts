@@ -1,6 +1,8 @@
 /**
  * Channel events, published in process and streamed at /eventstream/<channelId> when
- * sessionEventStream is on. Payloads are JSON objects; `time` is ISO 8601 UTC.
+ * sessionEventStream is on. Payloads are JSON objects; `time` is ISO 8601 UTC. In-process subscribers
+ * get the full detail (error messages, URIs); the stream sends each event's public form
+ * (server/public-event.ts).
  */
 import { EventEmitter } from 'node:events';
 

@@ -2,11 +2,14 @@
  * The channel create request (docs/channel-api.md) and our rules for what it leaves open:
  * - name: lowercase letters, digits and hyphens, 1–63 characters, starting and ending with a letter or
  *   digit (a DNS label), unique in the deployment because the playback URL holds only the name.
- * - url and opts.preroll.url: absolute http(s) URLs of at most 2,048 characters.
+ * - url and opts.preroll.url: absolute http(s) URLs of at most 2,048 characters, without credentials;
+ *   in a deployment not on a private, loopback or link-local address as written (privateUrlField; a
+ *   name that resolves to one is refused when the engine fetches it: docs/security.md).
  * - opts.preroll.duration: numeric text, whole milliseconds, 1..600000 (10 minutes). Loop channels only:
  *   a WebHook's answer carries its own preroll.
  */
 import { z } from 'zod';
+import { isLiteralPrivateUrl } from '../../core/fetch/url-guard';
 import { httpUrl, plainText } from '../../core/validation';
 
 export const CHANNEL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -51,6 +54,13 @@ export const createChannelSchema = z
   });
 
 export type CreateChannelRequest = z.infer<typeof createChannelSchema>;
+
+/** The first field whose URL is, as written, a private or loopback address (or localhost); else undefined. */
+export function privateUrlField(req: CreateChannelRequest): 'url' | 'opts.preroll.url' | undefined {
+  if (isLiteralPrivateUrl(req.url)) return 'url';
+  if (req.opts?.preroll && isLiteralPrivateUrl(req.opts.preroll.url)) return 'opts.preroll.url';
+  return undefined;
+}
 
 export const tokenRequestSchema = z
   .object({

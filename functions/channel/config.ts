@@ -5,6 +5,7 @@
 
 import type { Environment } from '../../core/auth/tokens';
 import { readEnum, readInt, readUrl } from '../../core/env';
+import { allowPrivateUrlsFromEnv } from '../../core/fetch/private-urls-setting';
 import { queues, queueUrl, tableName, tables } from '../../core/resources';
 
 export interface ChannelConfig {
@@ -18,6 +19,8 @@ export interface ChannelConfig {
   tables: { channels: string; rateLimits: string };
   /** QUEUE_CHANNEL_EVENTS: where channel events go (required). */
   eventsQueueUrl: string;
+  /** ALLOW_PRIVATE_URLS: accept channel URLs on private or loopback addresses (npm start only). */
+  allowPrivateUrls: boolean;
 }
 
 export function channelConfigFromEnv(): ChannelConfig {
@@ -30,5 +33,6 @@ export function channelConfigFromEnv(): ChannelConfig {
     },
     tables: { channels: tableName(tables.channels), rateLimits: tableName(tables.rateLimits) },
     eventsQueueUrl: queueUrl(queues.channelEvents),
+    allowPrivateUrls: allowPrivateUrlsFromEnv(),
   };
 }

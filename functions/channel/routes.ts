@@ -3,12 +3,13 @@
  * the service's outcomes into HTTP (refusals.ts); errors become responses at the edge (core/http.ts).
  */
 
+import { badRequest } from '../../core/errors';
 import type { ApiRequest, Route } from '../../core/http';
 import { json } from '../../core/http';
 import { type PageLimits, pageResponse, readPage } from '../../core/paging';
 import { parseWith } from '../../core/validation';
 import { channelIdSchema } from './channel-id';
-import { createChannelSchema, tokenRequestSchema } from './channel-schema';
+import { createChannelSchema, privateUrlField, tokenRequestSchema } from './channel-schema';
 import { createChannel, deleteChannel, listChannels } from './channel-service';
 import { createView, listView } from './channel-views';
 import type { ChannelDeps } from './deps';
@@ -34,6 +35,12 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
       handler: async (req) => {
         const { deps, principal } = await open(req);
         const body = parseWith(createChannelSchema, req.body);
+        const privateField = deps.config.allowPrivateUrls ? undefined : privateUrlField(body);
+        if (privateField)
+          throw badRequest(
+            `${privateField}: must be a public address, not a private or loopback one`,
+            privateField,
+          );
         const outcome = await createChannel(deps, principal, body);
         if (!outcome.ok)
           throw createRefused(outcome, { name: body.name, maxChannels: principal.maxChannels });

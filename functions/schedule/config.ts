@@ -3,6 +3,7 @@
  * A set-but-invalid value fails at start (core/env.ts), never silently defaulted.
  */
 import { readBool, readInt } from '../../core/env';
+import { allowPrivateUrlsFromEnv } from '../../core/fetch/private-urls-setting';
 
 type Env = Record<string, string | undefined>;
 
@@ -28,8 +29,11 @@ export interface SchedulerConfig {
   playlistMaxBytes: number;
   /** SCHEDULE_FEED_MAX_ENTRIES: entries of a feed beyond this are ignored. */
   feedMaxEntries: number;
-  /** SCHEDULE_BLOCK_PRIVATE_URLS: refuse feeds/VODs on private, loopback and link-local addresses. */
-  blockPrivateUrls: boolean;
+  /**
+   * ALLOW_PRIVATE_URLS: let feeds and VODs be on private, loopback and link-local addresses (npm start
+   * only; refused by default). SCHEDULE_BLOCK_PRIVATE_URLS is its deprecated inverse (docs/security.md).
+   */
+  allowPrivateUrls: boolean;
   /** SCHEDULE_CONCURRENCY: feeds processed at once by one run. */
   concurrency: number;
 }
@@ -55,7 +59,7 @@ export function readSchedulerConfig(env: Env = process.env): SchedulerConfig {
       env,
     ),
     feedMaxEntries: readInt('SCHEDULE_FEED_MAX_ENTRIES', 500, { min: 1, max: 1000 }, env),
-    blockPrivateUrls: readBool('SCHEDULE_BLOCK_PRIVATE_URLS', false, env),
+    allowPrivateUrls: allowPrivateUrlsFromEnv(env),
     concurrency: readInt('SCHEDULE_CONCURRENCY', 4, { min: 1, max: 32 }, env),
   };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TokenVerifier } from '../../core/auth/token-verifier';
 import { documentClient } from '../../core/aws';
-import { allowAllUrls, blockPrivateUrls } from '../../core/fetch/url-guard';
+import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
 import { logger } from '../../core/logger';
 import { tableName, tables } from '../../core/resources';
 import { type Authenticate, createAuthenticator } from './api/auth';
@@ -80,15 +80,16 @@ const durationCache = createDurationCache();
 export function schedulerDepsFromEnv(env: Record<string, string | undefined> = process.env): SchedulerDeps {
   const config = readSchedulerConfig(env);
   const stores = dynamoScheduleStores();
-  const guard = config.blockPrivateUrls ? blockPrivateUrls : allowAllUrls;
+  // Feeds and their VOD links are the user's URLs: fetched only through the guard (docs/security.md).
+  const fetch = processGuardedFetch(config.allowPrivateUrls);
   return {
     feeds: stores.feeds,
     entries: stores.entries,
-    feedFetch: { timeoutMs: config.fetchTimeoutMs, maxBytes: config.feedMaxBytes, guard },
+    feedFetch: { timeoutMs: config.fetchTimeoutMs, maxBytes: config.feedMaxBytes, fetch },
     resolveDuration: cachedDurationResolver(durationCache, {
       timeoutMs: config.fetchTimeoutMs,
       maxBytes: config.playlistMaxBytes,
-      guard,
+      fetch,
     }),
     horizonMs: config.horizonMs,
     feedMaxEntries: config.feedMaxEntries,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchError, fetchText } from '../../core/fetch/bounded-fetch';
-import { blockPrivateUrls } from '../../core/fetch/url-guard';
+import { BlockedUrlError, type UrlGuard } from '../../core/fetch/url-guard';
 import { type FeedServer, startFeedServer } from '../schedule/support/feed-server';
 
 let server: FeedServer;
@@ -47,10 +47,15 @@ describe('fetchText', () => {
     );
   });
 
-  it('refuses private addresses when the guard is on', async () => {
+  it('refuses a URL its guard refuses, as a blocked FetchError', async () => {
     server.put('/private', { body: 'secret' });
-    await expect(
-      fetchText(`${server.url}/private`, { timeoutMs: 2000, maxBytes: 100, guard: blockPrivateUrls }),
-    ).rejects.toThrow(/private address/);
+    const guard: UrlGuard = async (url) => {
+      throw new BlockedUrlError(`${url.host} refused`);
+    };
+    const err = await fetchText(`${server.url}/private`, { timeoutMs: 2000, maxBytes: 100, guard }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as FetchError).code).toBe('blocked');
+    expect(server.requestsTo('/private')).toEqual([]);
   });
 });

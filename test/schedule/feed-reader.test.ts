@@ -123,7 +123,7 @@ describe('readFeed', () => {
     expect(read.outcome).toBe('failed');
     expect(read.state.items).toEqual(items);
     expect(read.state.etag).toBe('"v0"');
-    expect(read.state.lastError).toMatch(/HTTP 500/);
+    expect(read.state.lastError).toBe('the feed could not be read (http_error)');
   });
 
   it('refuses a feed above the size bound', async () => {
@@ -133,7 +133,7 @@ describe('readFeed', () => {
       fetchOptions: { timeoutMs: 2000, maxBytes: 2048 },
     });
     expect(read.outcome).toBe('failed');
-    expect(read.state.lastError).toMatch(/exceeds the limit/);
+    expect(read.state.lastError).toBe('the feed could not be read (too_large)');
   });
 
   it('measures a VOD once per URL across reads (durations are cached)', async () => {

@@ -40,7 +40,8 @@ let n = 0;
 beforeAll(async () => {
   // These tests drive each scheduler pass themselves (with their own clock): no fill on create.
   process.env.SCHEDULE_FILL_ON_CREATE_MS = '0';
-  [cloud, origin] = await Promise.all([startTestCloud(), startFeedServer()]);
+  // The feeds live on this machine: the local switch lets the scheduler read them (docs/security.md).
+  [cloud, origin] = await Promise.all([startTestCloud({ ALLOW_PRIVATE_URLS: 'true' }), startFeedServer()]);
   gateway = await startGateway('schedule', handler, 0);
   tenant = new URL(gateway.url).host;
 });

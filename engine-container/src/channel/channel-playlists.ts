@@ -121,7 +121,8 @@ export class ChannelPlaylists {
       } catch (err) {
         if (!(err instanceof MissingVodError) || attempt >= 3) throw err;
         await vods.load(err.uri).catch(() => {
-          throw new HttpError(503, 'vod_unavailable', `VOD ${err.uri} of this channel cannot be loaded`);
+          // A public answer: the VOD's URL stays out of it (docs/security.md).
+          throw new HttpError(503, 'vod_unavailable', 'a VOD of this channel cannot be loaded here');
         });
       }
     }

@@ -16,7 +16,7 @@ import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { VodCache } from '../vod/vod-cache';
 import { decideHeader } from './header';
-import { continueLocally, localLeadMs } from './local-continuation';
+import { aloneExtendAtMs, continueLocally } from './local-continuation';
 import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
 import { OutageGuard } from './outage-guard';
@@ -152,32 +152,15 @@ export class ChannelPlayout {
       .finally(() => {
         this.busy = undefined;
         this.wakeAtMs = this.outage.failing
-          ? this.outage.wakeAtMs(this.aloneExtendAtMs())
+          ? this.outage.wakeAtMs(aloneExtendAtMs(this.tail))
           : this.computeWake();
       });
   }
 
   /** Keeps the log ahead with the slate while the store is unreachable (local-continuation.ts). */
-  private async continueAlone(): Promise<number> {
+  private continueAlone(): Promise<number> {
     const { config, planner, resolve, log } = this.deps;
-    const { tail, channel } = this;
-    const ctx = {
-      channel,
-      tail,
-      planner,
-      resolve,
-      clock: config.clock,
-      playlistWindowMs: config.playlistWindowMs,
-    };
-    return continueLocally(ctx).catch((err: unknown) => {
-      log.error('channel cannot continue alone', { channelId: channel.id, err });
-      return 0;
-    });
-  }
-
-  private aloneExtendAtMs(): number {
-    const header = this.header;
-    return header ? logEndMs(this.tail.items) - localLeadMs(header) : Number.POSITIVE_INFINITY;
+    return continueLocally({ channel: this.channel, tail: this.tail, planner, resolve, log, config });
   }
 
   /**

@@ -5,6 +5,7 @@
  * alone write the same items when the store returns (LogTail.flush). Players see the slate, never a
  * frozen playlist.
  */
+import type { Logger } from '../../../core/logger';
 import { renditionKeys } from '../ladder/output-ladder';
 import { buildItem, type ChannelHeader, logEndMs, nextStartMs } from '../playout/append';
 import { itemEndMs } from '../playout/item';
@@ -18,18 +19,35 @@ export function localLeadMs(header: ChannelHeader): number {
   return 2 * header.targetDurationS * 1000 + 10_000;
 }
 
+/** When the log kept alone must be extended again (never, before the channel's first item). */
+export function aloneExtendAtMs(tail: LogTail): number {
+  const last = tail.last;
+  if (!last) return Number.POSITIVE_INFINITY;
+  return logEndMs(tail.items) - localLeadMs({ ladder: last.ladder, targetDurationS: last.targetDurationS });
+}
+
 export interface LocalContinuation {
   channel: Channel;
   tail: LogTail;
   planner: Planner;
   resolve: TrackResolver;
-  clock: () => number;
-  playlistWindowMs: number;
+  log: Logger;
+  config: { clock: () => number; playlistWindowMs: number };
 }
 
-/** Appends slate items locally until the log reaches localLeadMs ahead; returns how many. */
+/** Appends slate items locally until the log reaches localLeadMs ahead; returns how many (never throws). */
 export async function continueLocally(ctx: LocalContinuation): Promise<number> {
-  const { tail, clock } = ctx;
+  try {
+    return await extendAlone(ctx);
+  } catch (err) {
+    ctx.log.error('channel cannot continue alone', { channelId: ctx.channel.id, err });
+    return 0;
+  }
+}
+
+async function extendAlone(ctx: LocalContinuation): Promise<number> {
+  const { tail } = ctx;
+  const { clock } = ctx.config;
   const last = tail.last;
   // A channel that never went on air has no ladder to continue with: it waits for the store.
   if (!last) return 0;
@@ -37,7 +55,7 @@ export async function continueLocally(ctx: LocalContinuation): Promise<number> {
   const keys = renditionKeys(header.ladder);
   let appended = 0;
   while (logEndMs(tail.items) < clock() + localLeadMs(header) && appended < 16) {
-    let at = nextStartMs(tail.items, clock(), ctx.playlistWindowMs);
+    let at = nextStartMs(tail.items, clock(), ctx.config.playlistWindowMs);
     const planned = await ctx.planner.slate(
       { channel: ctx.channel, startMs: at, targetDurationS: header.targetDurationS },
       'store_unavailable',

@@ -2,11 +2,13 @@
  * /eventstream/<channelId>: the channel's events as Server-Sent Events (`event: <type>`, `data: <JSON>`),
  * with a comment line every 15 s so proxies keep the connection open. Each open stream holds a socket
  * and a subscriber for as long as the client likes: the number of streams is capped per channel and
- * in all, and a client over the cap gets a 503 it may retry, not a stream.
+ * in all, and a client over the cap gets a 503 it may retry, not a stream. Events are sent in their
+ * public form (public-event.ts): no error text, no URL credentials.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../../core/errors';
 import type { EngineEvents } from '../events';
+import { publicEvent } from './public-event';
 import { CORS_HEADERS } from './respond';
 
 const KEEP_ALIVE_MS = 15_000;
@@ -45,7 +47,7 @@ export class EventStreams {
     res.write(`: channel ${channelId}\n\n`);
     const unsubscribe = this.events.subscribe((event) => {
       if (event.channelId === channelId)
-        res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+        res.write(`event: ${event.type}\ndata: ${JSON.stringify(publicEvent(event))}\n\n`);
     });
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     this.open.add(res);

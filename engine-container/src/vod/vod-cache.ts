@@ -92,6 +92,11 @@ export class VodCache {
     }
   }
 
+  /** The VODs in memory (the WebVTT slicer serves only their subtitle sources). */
+  *loaded(): Generator<ParsedVod> {
+    for (const entry of this.entries.values()) if (entry.value) yield entry.value;
+  }
+
   get size(): number {
     return this.entries.size;
   }

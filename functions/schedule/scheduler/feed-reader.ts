@@ -2,14 +2,16 @@
  * One read of an auto-scheduler's feed: a conditional GET with the validators of the previous read
  * (304 -> the stored items are reused as they are), then each entry's VOD duration. Entries that
  * cannot be used (a field missing, a VOD that does not load) are skipped and logged; a feed that
- * cannot be read at all keeps its last good items, so the channel keeps being scheduled.
+ * cannot be read at all keeps its last good items, so the channel keeps being scheduled, and records
+ * why as a public code (the detail is logged).
  */
 
-import { type FetchTextOptions, fetchText } from '../../../core/fetch/bounded-fetch';
+import { FetchError, type FetchTextOptions, fetchText } from '../../../core/fetch/bounded-fetch';
+import { publicFailure, publicFailureCode } from '../../../core/fetch/public-failure';
 import type { Logger } from '../../../core/logger';
 import { mapLimit } from '../../../core/map-limit';
 import type { FeedFetchState, FeedItem, StoredFeed } from '../model';
-import { parseAtomFeed } from '../planning/atom-feed';
+import { FeedFormatError, parseAtomFeed } from '../planning/atom-feed';
 import type { DurationResolver } from './vod-duration';
 
 export interface FeedReaderDeps {
@@ -86,7 +88,8 @@ export async function readFeed(feed: StoredFeed, deps: FeedReaderDeps): Promise<
     if (res.status === 304 && feed.items) {
       return { outcome: 'not-modified', state: { ...kept, fetchedAt: deps.nowMs } };
     }
-    if (res.status !== 200) throw new Error(`feed answered HTTP ${res.status}`);
+    if (res.status !== 200)
+      throw new FetchError(`feed answered HTTP ${res.status}`, 'http_error', res.status);
     const items = await measureItems(feed, res.text, res.url, deps);
     return {
       outcome: 'fetched',
@@ -98,8 +101,15 @@ export async function readFeed(feed: StoredFeed, deps: FeedReaderDeps): Promise<
       },
     };
   } catch (err) {
-    const message = (err as Error).message;
-    deps.log.warn('feed read failed; keeping its last items', { feedUrl: feed.url, err: message });
-    return { outcome: 'failed', state: { ...kept, fetchedAt: deps.nowMs, lastError: message } };
+    deps.log.warn('feed read failed; keeping its last items', {
+      feedUrl: feed.url,
+      err: (err as Error).message,
+    });
+    // lastError is shown by the API: a code, never the fetch error's text (docs/security.md).
+    const code = err instanceof FeedFormatError ? 'malformed' : publicFailureCode(err);
+    return {
+      outcome: 'failed',
+      state: { ...kept, fetchedAt: deps.nowMs, lastError: publicFailure('the feed', code) },
+    };
   }
 }

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { logEndMs } from '../../engine-container/src/playout/append';
 import type { PlayoutItem } from '../../engine-container/src/playout/item';
 import { InMemoryPlayoutLogStore } from '../../engine-container/src/playout/log-store';
-import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
+import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
 
 /** The in-memory store behind a switch: while `down`, every call fails as a lost connection would. */
 class SwitchableStore extends InMemoryPlayoutLogStore {
