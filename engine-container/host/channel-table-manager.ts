@@ -8,6 +8,7 @@
 import { logger } from '../../core/logger';
 import type { Channel as StoredChannel } from '../../functions/channel/model';
 import type { ChannelStore } from '../../functions/channel/stores/channel-store';
+import { HEALTHY, type OutageState, recordFailure } from '../src/channel/outage';
 import type { Channel, IChannelManager } from '../src/types';
 
 export interface OnairChannelOptions {
@@ -28,6 +29,8 @@ export const toEngineChannel = (c: StoredChannel): Channel => {
 export class ChannelTableManager implements IChannelManager {
   private channels: Channel[] = [];
   private byId = new Map<string, Channel>();
+  /** Failed reads in a row: logged once a minute at most while the table is unreachable. */
+  private outage: OutageState = HEALTHY;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
@@ -64,8 +67,15 @@ export class ChannelTableManager implements IChannelManager {
         const channels = (await this.store.listAll()).map(toEngineChannel);
         this.channels = channels;
         this.byId = new Map(channels.map((c) => [c.id, c]));
+        this.outage = HEALTHY;
       } catch (err) {
-        logger.warn('channel table read failed; keeping the last list', { err });
+        const outcome = recordFailure(this.outage, Date.now());
+        this.outage = outcome.state;
+        if (outcome.log)
+          logger.warn('channel table read failed; keeping the last list', {
+            err,
+            suppressed: outcome.suppressed,
+          });
       } finally {
         this.running = undefined;
       }
