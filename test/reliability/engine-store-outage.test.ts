@@ -130,4 +130,17 @@ describe('a channel whose store is unreachable', () => {
     await run(40_000);
     expect(core.failing()).toEqual({ channels: 0 });
   });
+
+  it('counts the outage from its first failure to the store answering again, never restarting it', async () => {
+    const { store, playout, run } = await onAirChannel();
+    store.down = true;
+    // Found at the channel's next advance (its log is ahead of the clock until then).
+    for (let t = 0; t < 60_000 && playout.failingSinceMs === undefined; t += 1_000) await run(1_000);
+    const since = playout.failingSinceMs;
+    expect(since).toBeDefined();
+    for (let t = 0; t < 90_000; t += 5_000) {
+      await run(5_000);
+      expect(playout.failingSinceMs).toBe(since);
+    }
+  });
 });

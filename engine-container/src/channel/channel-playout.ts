@@ -212,7 +212,9 @@ export class ChannelPlayout {
     }
     try {
       const { tail } = this;
-      if (tail.pending.length > 0 || tail.isStale(this.deps.config.sharedStoreCacheTTL)) await tail.refresh();
+      // While failing, every attempt reads the store: only an answer from it ends the outage.
+      const probe = this.outage.failing || tail.pending.length > 0;
+      if (probe || tail.isStale(this.deps.config.sharedStoreCacheTTL)) await tail.refresh();
       await this.loadTailVods();
       await this.cutInLateEvent();
       await this.extend();
