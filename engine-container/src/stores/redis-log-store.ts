@@ -41,7 +41,17 @@ export class RedisPlayoutLogStore implements LeasingLogStore {
   /** Takes a client (the caller closes it) or a redis:// URL (close() quits the client made here). */
   constructor(client: Redis | string, options: RedisStoreOptions = {}) {
     this.owned = typeof client === 'string';
-    const redis = typeof client === 'string' ? new Redis(client, { lazyConnect: true }) : client;
+    // Bounded like every store call (core/aws.ts): a command fails after one reconnect attempt or 4 s, so
+    // an engine whose Redis is gone falls back to playing on alone instead of waiting in ioredis's queue.
+    const redis =
+      typeof client === 'string'
+        ? new Redis(client, {
+            lazyConnect: true,
+            maxRetriesPerRequest: 1,
+            commandTimeout: 4000,
+            connectTimeout: 2000,
+          })
+        : client;
     // ioredis reconnects by itself; without a listener it prints each failed attempt to stderr.
     if (this.owned) redis.on('error', (err: Error) => logger.warn('redis store connection', { err }));
     redis.defineCommand('onairAppend', { numberOfKeys: 2, lua: APPEND });

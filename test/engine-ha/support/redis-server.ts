@@ -1,6 +1,7 @@
 /**
- * A real redis-server for a test file: its own process on a free loopback port, nothing written to
- * disk, stopped (and killed if need be) when the test ends or the runner exits.
+ * A real redis-server for a test file: its own process on a free loopback port, stopped (and killed if
+ * need be) when the test ends or the runner exits. Nothing is written to disk unless `dir` is given:
+ * then it keeps an append-only file there, so a restart on the same port and folder keeps the data.
  */
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
@@ -9,18 +10,29 @@ import { PortInUseError, startOnPort } from '../../../local/ports';
 
 export interface RedisServer {
   url: string;
+  port: number;
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** On a free port: redis-server cannot take port 0 (that turns TCP off), so a collision is retried. */
-export function startRedisServer(): Promise<RedisServer> {
-  return startOnPort(0, launch);
+export interface RedisServerOptions {
+  /** 0 or omitted: a free port (redis-server cannot take port 0, which turns TCP off: collisions retry). */
+  port?: number;
+  /** Keep an append-only file in this folder (survives a restart); omitted: memory only. */
+  dir?: string;
 }
 
-async function launch(port: number): Promise<RedisServer> {
+export function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  return startOnPort(options.port ?? 0, (port) => launch(port, options.dir));
+}
+
+async function launch(port: number, dir: string | undefined): Promise<RedisServer> {
+  const persistence = dir
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir]
+    : ['--appendonly', 'no'];
   const child = spawn(
     process.env.REDIS_SERVER_PATH ?? 'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence],
     { stdio: 'ignore' },
   );
   const killOnExit = () => child.kill('SIGKILL');
@@ -54,6 +66,8 @@ async function launch(port: number): Promise<RedisServer> {
   bindFailed.catch(() => undefined);
   return {
     url,
+    port,
+    pid: child.pid!,
     stop: async () => {
       process.off('exit', killOnExit);
       if (child.exitCode === null && child.signalCode === null) {

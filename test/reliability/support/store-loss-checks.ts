@@ -1,0 +1,22 @@
+/** What must hold after a store-loss run, the same for every store. */
+import { expect } from 'vitest';
+import { waitFor } from '../../../core/wait-for';
+import { describeErrors } from '../../support/browser';
+import type { StoreLossRun } from './store-loss';
+
+export async function expectPlayedThrough(run: StoreLossRun, logLines: string[], vodFolder: string) {
+  const { play, violations, variant } = run;
+  expect(violations).toEqual([]);
+  expect(play.started).toBe(true);
+  expect(play.fatalErrors, describeErrors(play.fatalErrors)).toEqual([]);
+  expect(play.stalls).toBeLessThanOrEqual(1);
+  const errorLines = logLines.filter((l) => l.includes('"level":"error"'));
+  // A line a minute for the channel, and one for each other reader of the store: bounded, not a flood.
+  expect(errorLines.length, errorLines.slice(0, 5).join('')).toBeLessThanOrEqual(12);
+  // Back on its own content: the newest segment comes from the VOD again, not the slate.
+  await waitFor(
+    async () => (await (await fetch(variant)).text()).trim().split('\n').at(-1) ?? '',
+    (last) => last.includes(`/${vodFolder}/`),
+    { timeoutMs: 60_000, intervalMs: 1000, what: 'the channel back on its VOD' },
+  );
+}
