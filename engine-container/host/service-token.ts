@@ -15,7 +15,10 @@ export function serviceTokenProvider(stage: Environment): () => Promise<string> 
   let tokens: Promise<TokenService> | undefined;
   return async () => {
     if (current && current.expiresMs - Date.now() > RENEW_BEFORE_MS) return current.token;
-    tokens ??= TokenService.fromSource(() => loadSigningKeys(keyStoreFromEnv()));
+    tokens ??= TokenService.fromSource(() => loadSigningKeys(keyStoreFromEnv())).catch((err) => {
+      tokens = undefined; // a failed first load (keys not there yet, SSM unreachable) is tried again
+      throw err;
+    });
     const issued = await (await tokens).issue(
       { tenant: 'engine', env: stage, plan: 'operator', maxChannels: 0 },
       LIFETIME_S,
