@@ -55,7 +55,7 @@ export class EngineFleet extends Construct {
     // Tasks starting in the deploy that creates the keys find them there.
     this.engine.service.service.node.addDependency(props.signingKeys);
 
-    this.playback = new PlaybackDistribution(this, 'Playback', {
+    this.playback = new PlaybackDistribution(this, {
       stage: config.stage,
       loadBalancer: this.engine.loadBalancer,
       playbackDomain: config.playbackDomain,

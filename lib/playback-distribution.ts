@@ -13,7 +13,7 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import { NagSuppressions } from 'cdk-nag';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import type { StackConfig } from './stack-config';
 
 export interface PlaybackDistributionProps {
@@ -22,17 +22,21 @@ export interface PlaybackDistributionProps {
   playbackDomain: StackConfig['playbackDomain'];
 }
 
-export class PlaybackDistribution extends Construct {
+/**
+ * Not a construct of its own: the distribution and its cache policy keep the construct paths (and so
+ * the logical ids) they had, because a new distribution would mean a new playback domain.
+ */
+export class PlaybackDistribution {
   readonly distribution: cloudfront.Distribution;
   readonly baseUrl: string;
 
-  constructor(scope: Construct, id: string, props: PlaybackDistributionProps) {
-    super(scope, id);
+  /** Makes `<scope>/Playback` (the distribution) and `<scope>/FollowOrigin` (its cache policy). */
+  constructor(scope: Construct, props: PlaybackDistributionProps) {
     const origin = origins.VpcOrigin.withApplicationLoadBalancer(props.loadBalancer, {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTP_ONLY,
     });
     // Cache exactly as long as the engine's Cache-Control says (media playlists: cacheTTL seconds).
-    const cachePolicy = new cloudfront.CachePolicy(this, 'FollowOrigin', {
+    const cachePolicy = new cloudfront.CachePolicy(scope, 'FollowOrigin', {
       minTtl: Duration.seconds(0),
       defaultTtl: Duration.seconds(0),
       maxTtl: Duration.days(1),
@@ -41,12 +45,16 @@ export class PlaybackDistribution extends Construct {
       enableAcceptEncodingBrotli: true,
     });
     const domain = props.playbackDomain;
-    this.distribution = new cloudfront.Distribution(this, 'Playback', {
+    this.distribution = new cloudfront.Distribution(scope, 'Playback', {
       comment: `onair ${props.stage} playback`,
       ...(domain
         ? {
             domainNames: [domain.domainName],
-            certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
+            certificate: acm.Certificate.fromCertificateArn(
+              scope,
+              'PlaybackCertificate',
+              domain.certificateArn,
+            ),
             minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
           }
         : {}),
