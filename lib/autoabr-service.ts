@@ -6,11 +6,13 @@
  * are read from them, results written to them.
  */
 import { CfnOutput, Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -39,6 +41,21 @@ export interface AutoabrServiceProps {
  */
 export const WORKER_HEARTBEAT_TIMEOUT_MS = 180_000;
 
+/** What each part of the service is built from. */
+interface Parts {
+  props: AutoabrServiceProps;
+  env: Record<string, string>;
+  jobs: dynamodb.ITableV2;
+  queue: sqs.IQueue;
+  dlq: sqs.IQueue;
+  extraBuckets: s3.IBucket[];
+}
+
+const grantQueue = (grantee: iam.IGrantable, q: sqs.IQueue) => {
+  q.grantSendMessages(grantee);
+  q.grantConsumeMessages(grantee);
+};
+
 export class AutoabrServiceConstruct extends Construct {
   readonly api: ServiceHttpApi;
   /** Where `job failed` is logged: the worker's and the dispatcher's log groups. */
@@ -46,45 +63,53 @@ export class AutoabrServiceConstruct extends Construct {
 
   constructor(scope: Construct, id: string, props: AutoabrServiceProps) {
     super(scope, id);
-    const { state, stage } = props;
-    const jobs = state.tables.autoabrJobs;
+    const { state } = props;
     const queue = state.queues.autoabrJobs;
     const dlq = queue.deadLetterQueue!.queue;
-    const extraBuckets = props.extraBuckets.map((name) =>
-      s3.Bucket.fromBucketName(this, `Bucket-${name}`, name),
-    );
-    const buckets = [state.buckets.autoabr, ...extraBuckets];
-    const env = {
-      ONAIR_STAGE: stage,
-      TABLE_AUTOABR_JOBS: state.env.TABLE_AUTOABR_JOBS!,
-      QUEUE_AUTOABR_JOBS: state.env.QUEUE_AUTOABR_JOBS!,
-      QUEUE_AUTOABR_JOBS_DLQ: dlq.queueUrl,
-      BUCKET_AUTOABR: state.env.BUCKET_AUTOABR!,
+    const parts: Parts = {
+      props,
+      jobs: state.tables.autoabrJobs,
+      queue,
+      dlq,
+      extraBuckets: props.extraBuckets.map((name) => s3.Bucket.fromBucketName(this, `Bucket-${name}`, name)),
+      env: {
+        ONAIR_STAGE: props.stage,
+        TABLE_AUTOABR_JOBS: state.env.TABLE_AUTOABR_JOBS!,
+        QUEUE_AUTOABR_JOBS: state.env.QUEUE_AUTOABR_JOBS!,
+        QUEUE_AUTOABR_JOBS_DLQ: dlq.queueUrl,
+        BUCKET_AUTOABR: state.env.BUCKET_AUTOABR!,
+      },
     };
-    const grantQueue = (grantee: iam.IGrantable, q: sqs.IQueue) => {
-      q.grantSendMessages(grantee);
-      q.grantConsumeMessages(grantee);
-    };
-
-    const apiFn = apiFunction(this, 'Handler', {
-      entry: 'functions/autoabr/entry/api-handler.ts',
-      environment: env,
-    });
-    jobs.grantReadWriteData(apiFn);
-    queue.grantSendMessages(apiFn);
-    state.buckets.autoabr.grantReadWrite(apiFn);
-    // The API reads settings documents and results; it writes only to AutoABR's own bucket.
-    for (const bucket of extraBuckets) bucket.grantRead(apiFn);
-    // Route paths only: the table is data; no dependency is built at synth.
+    const apiFn = this.apiFunction(parts);
     this.api = new ServiceHttpApi(this, 'autoabr', {
       fn: apiFn,
       routes: [],
-      stage,
+      stage: props.stage,
       catchAll: true,
       authorization:
         'Known gap, documented in docs/deploy.md ("The AutoABR API checks no token"): restrict access (authorizer, private network) before exposing it',
     });
+    const { worker, workerLogs } = this.workerTaskDefinition(parts);
+    const dispatcher = this.dispatcher(parts, worker);
+    this.jobLogGroups = [workerLogs, dispatcher.logGroup];
+    this.acceptFindings(apiFn, worker);
+    new CfnOutput(this, 'AutoabrBucket', { value: state.buckets.autoabr.bucketName });
+  }
 
+  private apiFunction({ props, env, jobs, queue, extraBuckets }: Parts): NodejsFunction {
+    const fn = apiFunction(this, 'Handler', {
+      entry: 'functions/autoabr/entry/api-handler.ts',
+      environment: env,
+    });
+    jobs.grantReadWriteData(fn);
+    queue.grantSendMessages(fn);
+    props.state.buckets.autoabr.grantReadWrite(fn);
+    // The API reads settings documents and results; it writes only to AutoABR's own bucket.
+    for (const bucket of extraBuckets) bucket.grantRead(fn);
+    return fn;
+  }
+
+  private workerTaskDefinition({ props, env, jobs, queue, dlq, extraBuckets }: Parts) {
     const worker = new ecs.FargateTaskDefinition(this, 'Worker', {
       cpu: props.workerSize.cpu,
       memoryLimitMiB: props.workerSize.memoryLimitMiB,
@@ -100,8 +125,17 @@ export class AutoabrServiceConstruct extends Construct {
     jobs.grantReadWriteData(worker.taskRole);
     grantQueue(worker.taskRole, queue);
     grantQueue(worker.taskRole, dlq);
-    for (const bucket of buckets) bucket.grantReadWrite(worker.taskRole);
+    for (const bucket of [props.state.buckets.autoabr, ...extraBuckets])
+      bucket.grantReadWrite(worker.taskRole);
+    return { worker, workerLogs };
+  }
 
+  /**
+   * No reserved concurrency: ticks are a minute apart and time out at 55 s, so they overlap only when
+   * EventBridge delivers one twice. Each job is claimed by a conditional write (never started twice);
+   * the worker cap is then soft: an overlap can start up to twice AUTOABR_MAX_WORKERS (docs/deploy.md).
+   */
+  private dispatcher({ props, env, jobs, queue, dlq }: Parts, worker: ecs.FargateTaskDefinition) {
     const workerSg = new ec2.SecurityGroup(this, 'WorkerSg', {
       vpc: props.vpc,
       description: 'AutoABR workers: outbound only',
@@ -121,9 +155,6 @@ export class AutoabrServiceConstruct extends Construct {
         AUTOABR_ECS_ASSIGN_PUBLIC_IP: 'true',
       },
     });
-    // No reserved concurrency: ticks are a minute apart and time out at 55 s, so they overlap only when
-    // EventBridge delivers one twice. Each job is claimed by a conditional write (never started twice);
-    // the worker cap is then soft: an overlap can start up to twice AUTOABR_MAX_WORKERS (docs/deploy.md).
     jobs.grantReadWriteData(dispatcher);
     grantQueue(dispatcher, queue);
     grantQueue(dispatcher, dlq);
@@ -140,8 +171,10 @@ export class AutoabrServiceConstruct extends Construct {
       schedule: events.Schedule.rate(Duration.minutes(1)),
       targets: [new targets.LambdaFunction(dispatcher, { retryAttempts: 0 })],
     });
-    this.jobLogGroups = [workerLogs, dispatcher.logGroup];
+    return dispatcher;
+  }
 
+  private acceptFindings(apiFn: NodejsFunction, worker: ecs.FargateTaskDefinition): void {
     NagSuppressions.addResourceSuppressions(worker, [PLAIN_ENVIRONMENT]);
     NagSuppressions.addResourceSuppressions(worker.obtainExecutionRole(), [ECR_AUTH_TOKEN], true);
     NagSuppressions.addResourceSuppressions(
@@ -160,7 +193,5 @@ export class AutoabrServiceConstruct extends Construct {
       ],
       true,
     );
-
-    new CfnOutput(this, 'AutoabrBucket', { value: state.buckets.autoabr.bucketName });
   }
 }
