@@ -19,7 +19,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { apiFunction } from './api-function';
-import { imageFromRepo, X86_64_LINUX } from './engine-service';
+import { imageFromRepo, X86_64_LINUX } from './engine/engine-service';
 import type { FargateSize } from './fargate-size';
 import { ServiceHttpApi } from './http-api';
 import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from './nag-suppressions';

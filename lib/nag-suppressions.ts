@@ -1,8 +1,8 @@
 /**
  * cdk-nag (AwsSolutionsChecks, run on both stages by test/cdk) findings accepted across the stack,
  * each with its reason. Findings tied to one resource are accepted next to it (api-function.ts,
- * engine-service.ts, playback-distribution.ts, http-api.ts, autoabr-service.ts, signing-keys.ts,
- * state.ts); anything else cdk-nag reports fails the test.
+ * http-api.ts, state.ts, signing-keys.ts, autoabr-service.ts, engine/engine-service.ts,
+ * engine/playback-distribution.ts); anything else cdk-nag reports fails the test.
  */
 import type { Stack } from 'aws-cdk-lib';
 import { NagSuppressions } from 'cdk-nag';

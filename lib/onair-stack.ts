@@ -4,7 +4,7 @@ import type { Construct } from 'constructs';
 import { Alarms } from './alarms';
 import { AutoabrServiceConstruct } from './autoabr-service';
 import { ChannelServiceConstruct } from './channel-service';
-import { EngineFleet } from './engine-fleet';
+import { EngineFleet } from './engine/engine-fleet';
 import { suppressAcceptedFindings } from './nag-suppressions';
 import { Network } from './network';
 import { ScheduleServiceConstruct } from './schedule-service';

@@ -14,8 +14,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { FargateSize } from './fargate-size';
-import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from './nag-suppressions';
+import type { FargateSize } from '../fargate-size';
+import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from '../nag-suppressions';
 
 export const REPO_ROOT_EXCLUDES = [
   'node_modules',

@@ -12,8 +12,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { apiFunction } from './api-function';
-import type { State } from './state';
+import { apiFunction } from '../api-function';
+import type { State } from '../state';
 
 export interface FleetDispatcherProps {
   stage: string;

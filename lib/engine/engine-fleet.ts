@@ -7,12 +7,12 @@ import { CfnOutput } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import { Construct } from 'constructs';
+import type { SigningKeys } from '../signing-keys';
+import type { StackConfig } from '../stack-config';
+import type { State } from '../state';
 import { EngineService } from './engine-service';
 import { FleetDispatcher } from './fleet-dispatcher';
 import { PlaybackDistribution } from './playback-distribution';
-import type { SigningKeys } from './signing-keys';
-import type { StackConfig } from './stack-config';
-import type { State } from './state';
 
 export interface EngineFleetProps {
   config: StackConfig;

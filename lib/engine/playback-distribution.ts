@@ -14,7 +14,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import type { StackConfig } from './stack-config';
+import type { StackConfig } from '../stack-config';
 
 export interface PlaybackDistributionProps {
   stage: string;
