@@ -1,5 +1,8 @@
-/** The CDK app: `npx cdk deploy -c stage=test` (default) or `-c stage=prod`. */
-import { App } from 'aws-cdk-lib';
+/**
+ * The CDK app: `npx cdk deploy -c stage=test` (default) or `-c stage=prod`; other settings as context
+ * (lib/stack-config.ts). `-c nag=true` runs cdk-nag's AwsSolutions checks on the synth.
+ */
+import { App, Aspects } from 'aws-cdk-lib';
 import { OnairStack } from '../lib/onair-stack';
 
 const app = new App();
@@ -12,3 +15,9 @@ new OnairStack(app, `onair-${stage}`, {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   description: `onair ${stage}: VOD-to-live channels, schedules and VMAF measurement`,
 });
+
+if (String(app.node.tryGetContext('nag')) === 'true') {
+  // A dev dependency, loaded only when asked for.
+  const { AwsSolutionsChecks } = await import('cdk-nag');
+  Aspects.of(app).add(new AwsSolutionsChecks());
+}

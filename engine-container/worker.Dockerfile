@@ -17,12 +17,21 @@ RUN npx esbuild functions/autoabr/entry/worker-main.ts --bundle --platform=node 
       --banner:js="import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 
 FROM node:22-trixie-slim
+# The build fails, loudly, rather than the first job, when this ffmpeg cannot score with libvmaf >= 2
+# (its `model` option) or encode with libx264. `ffmpeg -h filter=...` exits 0 even for an unknown
+# filter, so its output is what is checked.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
- # Fail the build, not the first job, if this ffmpeg cannot score with libvmaf >= 2.
- && ffmpeg -hide_banner -h filter=libvmaf | grep -Eq '^ +model +<' \
- && ffmpeg -hide_banner -h encoder=libx264 | grep -q 'libx264'
+ && if ! ffmpeg -hide_banner -h filter=libvmaf 2>&1 | grep -Eq '^ +model +<'; then \
+      ffmpeg -hide_banner -h filter=libvmaf >&2; \
+      echo 'worker.Dockerfile: this ffmpeg has no libvmaf >= 2 (ffmpeg -h filter=libvmaf shows no model option): AutoABR cannot score' >&2; \
+      exit 1; \
+    fi \
+ && if ! ffmpeg -hide_banner -h encoder=libx264 2>&1 | grep -q 'libx264'; then \
+      echo 'worker.Dockerfile: this ffmpeg has no libx264 encoder: AutoABR cannot encode' >&2; \
+      exit 1; \
+    fi
 WORKDIR /app
 ENV NODE_ENV=production FFMPEG_PATH=/usr/bin/ffmpeg AUTOABR_WORK_DIR=/tmp VMAF_MODEL_DIR=/app/vmaf-models
 COPY --from=build /app/dist ./dist

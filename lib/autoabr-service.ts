@@ -1,20 +1,28 @@
 /**
- * AutoABR in AWS: the API Lambda behind an HTTP API, the dispatcher Lambda (every minute, one at a
- * time) that starts one Fargate worker task per job, and the worker task definition (ffmpeg with
- * libvmaf >= 2, engine-container/worker.Dockerfile).
+ * AutoABR in AWS: the API Lambda behind an HTTP API, the dispatcher Lambda (every minute) that starts
+ * one Fargate worker task per job, and the worker task definition (ffmpeg with libvmaf >= 2,
+ * engine-container/worker.Dockerfile, linux/amd64). Besides its own bucket (output AutoabrBucket),
+ * AutoABR may use the buckets the operator lists (context autoabrBuckets): references and settings
+ * are read from them, results written to them.
  */
-import { Duration } from 'aws-cdk-lib';
+import { CfnOutput, Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { apiFunction } from './api-function';
-import { REPO_ROOT_EXCLUDES } from './engine-fleet';
+import { imageFromRepo, X86_64_LINUX } from './engine/engine-service';
+import type { FargateSize } from './fargate-size';
 import { ServiceHttpApi } from './http-api';
+import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from './nag-suppressions';
 import type { State } from './state';
 
 export interface AutoabrServiceProps {
@@ -22,58 +30,112 @@ export interface AutoabrServiceProps {
   state: State;
   cluster: ecs.Cluster;
   vpc: ec2.Vpc;
+  workerSize: FargateSize;
+  /** Operator buckets beyond AutoABR's own (context autoabrBuckets). */
+  extraBuckets: string[];
 }
+
+/**
+ * A worker's first heartbeat comes after its image is pulled and started; a cold pull of the ffmpeg
+ * image takes more than a minute, so anything shorter ends healthy attempts before they begin.
+ */
+export const WORKER_HEARTBEAT_TIMEOUT_MS = 180_000;
+
+/** What each part of the service is built from. */
+interface Parts {
+  props: AutoabrServiceProps;
+  env: Record<string, string>;
+  jobs: dynamodb.ITableV2;
+  queue: sqs.IQueue;
+  dlq: sqs.IQueue;
+  extraBuckets: s3.IBucket[];
+}
+
+const grantQueue = (grantee: iam.IGrantable, q: sqs.IQueue) => {
+  q.grantSendMessages(grantee);
+  q.grantConsumeMessages(grantee);
+};
 
 export class AutoabrServiceConstruct extends Construct {
   readonly api: ServiceHttpApi;
+  /** Where `job failed` is logged: the worker's and the dispatcher's log groups. */
+  readonly jobLogGroups: logs.ILogGroup[];
 
   constructor(scope: Construct, id: string, props: AutoabrServiceProps) {
     super(scope, id);
-    const { state, stage } = props;
-    const jobs = state.tables.autoabrJobs;
+    const { state } = props;
     const queue = state.queues.autoabrJobs;
     const dlq = queue.deadLetterQueue!.queue;
-    const bucket = state.buckets.autoabr;
-    const env = {
-      ONAIR_STAGE: stage,
-      TABLE_AUTOABR_JOBS: state.env.TABLE_AUTOABR_JOBS!,
-      QUEUE_AUTOABR_JOBS: state.env.QUEUE_AUTOABR_JOBS!,
-      QUEUE_AUTOABR_JOBS_DLQ: dlq.queueUrl,
-      BUCKET_AUTOABR: state.env.BUCKET_AUTOABR!,
+    const parts: Parts = {
+      props,
+      jobs: state.tables.autoabrJobs,
+      queue,
+      dlq,
+      extraBuckets: props.extraBuckets.map((name) => s3.Bucket.fromBucketName(this, `Bucket-${name}`, name)),
+      env: {
+        ONAIR_STAGE: props.stage,
+        TABLE_AUTOABR_JOBS: state.env.TABLE_AUTOABR_JOBS!,
+        QUEUE_AUTOABR_JOBS: state.env.QUEUE_AUTOABR_JOBS!,
+        QUEUE_AUTOABR_JOBS_DLQ: dlq.queueUrl,
+        BUCKET_AUTOABR: state.env.BUCKET_AUTOABR!,
+      },
     };
-    const grantQueue = (grantee: iam.IGrantable, q: sqs.IQueue) => {
-      q.grantSendMessages(grantee);
-      q.grantConsumeMessages(grantee);
-    };
+    const apiFn = this.apiFunction(parts);
+    this.api = new ServiceHttpApi(this, 'autoabr', {
+      fn: apiFn,
+      routes: [],
+      stage: props.stage,
+      catchAll: true,
+      authorization:
+        'Known gap, documented in docs/deploy.md ("The AutoABR API checks no token"): restrict access (authorizer, private network) before exposing it',
+    });
+    const { worker, workerLogs } = this.workerTaskDefinition(parts);
+    const dispatcher = this.dispatcher(parts, worker);
+    this.jobLogGroups = [workerLogs, dispatcher.logGroup];
+    this.acceptFindings(apiFn, worker);
+    new CfnOutput(this, 'AutoabrBucket', { value: state.buckets.autoabr.bucketName });
+  }
 
-    const apiFn = apiFunction(this, 'Handler', {
+  private apiFunction({ props, env, jobs, queue, extraBuckets }: Parts): NodejsFunction {
+    const fn = apiFunction(this, 'Handler', {
       entry: 'functions/autoabr/entry/api-handler.ts',
       environment: env,
     });
-    jobs.grantReadWriteData(apiFn);
-    queue.grantSendMessages(apiFn);
-    bucket.grantReadWrite(apiFn);
-    // Route paths only: the table is data; no dependency is built at synth.
-    this.api = new ServiceHttpApi(this, 'autoabr', { fn: apiFn, routes: [], stage, catchAll: true });
+    jobs.grantReadWriteData(fn);
+    queue.grantSendMessages(fn);
+    props.state.buckets.autoabr.grantReadWrite(fn);
+    // The API reads settings documents and results; it writes only to AutoABR's own bucket.
+    for (const bucket of extraBuckets) bucket.grantRead(fn);
+    return fn;
+  }
 
-    const worker = new ecs.FargateTaskDefinition(this, 'Worker', { cpu: 4096, memoryLimitMiB: 8192 });
+  private workerTaskDefinition({ props, env, jobs, queue, dlq, extraBuckets }: Parts) {
+    const worker = new ecs.FargateTaskDefinition(this, 'Worker', {
+      cpu: props.workerSize.cpu,
+      memoryLimitMiB: props.workerSize.memoryLimitMiB,
+      runtimePlatform: X86_64_LINUX,
+    });
+    const workerLogs = new logs.LogGroup(this, 'WorkerLogs', { retention: logs.RetentionDays.ONE_MONTH });
     worker.addContainer('worker', {
       containerName: 'worker',
-      image: ecs.ContainerImage.fromAsset('.', {
-        file: 'engine-container/worker.Dockerfile',
-        exclude: REPO_ROOT_EXCLUDES,
-      }),
+      image: imageFromRepo('engine-container/worker.Dockerfile'),
       environment: env,
-      logging: ecs.LogDrivers.awsLogs({
-        streamPrefix: 'autoabr-worker',
-        logGroup: new logs.LogGroup(this, 'WorkerLogs', { retention: logs.RetentionDays.ONE_MONTH }),
-      }),
+      logging: ecs.LogDrivers.awsLogs({ streamPrefix: 'autoabr-worker', logGroup: workerLogs }),
     });
     jobs.grantReadWriteData(worker.taskRole);
     grantQueue(worker.taskRole, queue);
     grantQueue(worker.taskRole, dlq);
-    bucket.grantReadWrite(worker.taskRole);
+    for (const bucket of [props.state.buckets.autoabr, ...extraBuckets])
+      bucket.grantReadWrite(worker.taskRole);
+    return { worker, workerLogs };
+  }
 
+  /**
+   * No reserved concurrency: ticks are a minute apart and time out at 55 s, so they overlap only when
+   * EventBridge delivers one twice. Each job is claimed by a conditional write (never started twice);
+   * the worker cap is then soft: an overlap can start up to twice AUTOABR_MAX_WORKERS (docs/deploy.md).
+   */
+  private dispatcher({ props, env, jobs, queue, dlq }: Parts, worker: ecs.FargateTaskDefinition) {
     const workerSg = new ec2.SecurityGroup(this, 'WorkerSg', {
       vpc: props.vpc,
       description: 'AutoABR workers: outbound only',
@@ -84,6 +146,7 @@ export class AutoabrServiceConstruct extends Construct {
       timeout: Duration.seconds(55),
       environment: {
         ...env,
+        AUTOABR_HEARTBEAT_TIMEOUT_MS: String(WORKER_HEARTBEAT_TIMEOUT_MS),
         AUTOABR_ECS_CLUSTER: props.cluster.clusterArn,
         AUTOABR_ECS_TASK_DEFINITION: worker.taskDefinitionArn,
         AUTOABR_ECS_CONTAINER: 'worker',
@@ -92,9 +155,6 @@ export class AutoabrServiceConstruct extends Construct {
         AUTOABR_ECS_ASSIGN_PUBLIC_IP: 'true',
       },
     });
-    // One tick at a time: the worker cap is counted, then enforced, by a single dispatcher.
-    (dispatcher.node.defaultChild as { reservedConcurrentExecutions?: number }).reservedConcurrentExecutions =
-      1;
     jobs.grantReadWriteData(dispatcher);
     grantQueue(dispatcher, queue);
     grantQueue(dispatcher, dlq);
@@ -111,5 +171,27 @@ export class AutoabrServiceConstruct extends Construct {
       schedule: events.Schedule.rate(Duration.minutes(1)),
       targets: [new targets.LambdaFunction(dispatcher, { retryAttempts: 0 })],
     });
+    return dispatcher;
+  }
+
+  private acceptFindings(apiFn: NodejsFunction, worker: ecs.FargateTaskDefinition): void {
+    NagSuppressions.addResourceSuppressions(worker, [PLAIN_ENVIRONMENT]);
+    NagSuppressions.addResourceSuppressions(worker.obtainExecutionRole(), [ECR_AUTH_TOKEN], true);
+    NagSuppressions.addResourceSuppressions(
+      [apiFn, worker.taskRole],
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            "S3 grants cover the objects of AutoABR's buckets (its own and context autoabrBuckets) with the bucket grant's action groups: references, settings and results live under any key of them",
+          appliesTo: [
+            { regex: '/^Action::s3:[A-Za-z]+\\*$/g' },
+            { regex: '/^Resource::<StateBucketautoabr[A-Za-z0-9]+\\.Arn>\\/\\*$/g' },
+            { regex: '/^Resource::arn:<AWS::Partition>:s3:::[a-z0-9.-]+\\/\\*$/g' },
+          ],
+        },
+      ],
+      true,
+    );
   }
 }

@@ -1,17 +1,16 @@
-/** The channel service in AWS: one Lambda behind an HTTP API, the signing key in SSM Parameter Store. */
+/** The channel service in AWS: one Lambda behind an HTTP API, reading the signing keys (signing-keys.ts). */
 import { Construct } from 'constructs';
 import { channelRoutes } from '../functions/channel/routes';
 import { apiFunction } from './api-function';
 import { ServiceHttpApi } from './http-api';
-import { signingKeyAccess } from './signing-key-access';
+import type { SigningKeys } from './signing-keys';
 import type { State } from './state';
 
 export interface ChannelServiceProps {
   stage: string;
   state: State;
   playbackBaseUrl: string;
-  keyParameterName: string;
-  keyParameterArn: string;
+  signingKeys: SigningKeys;
 }
 
 export class ChannelServiceConstruct extends Construct {
@@ -25,7 +24,7 @@ export class ChannelServiceConstruct extends Construct {
       environment: {
         ONAIR_STAGE: stage,
         PLAYBACK_BASE_URL: props.playbackBaseUrl,
-        JWT_KEY_PARAMETER: props.keyParameterName,
+        JWT_KEY_PARAMETER: props.signingKeys.prefix,
         TABLE_CHANNELS: state.env.TABLE_CHANNELS!,
         TABLE_RATE_LIMITS: state.env.TABLE_RATE_LIMITS!,
         QUEUE_CHANNEL_EVENTS: state.env.QUEUE_CHANNEL_EVENTS!,
@@ -34,9 +33,15 @@ export class ChannelServiceConstruct extends Construct {
     state.tables.channels.grantReadWriteData(fn);
     state.tables.rateLimits.grantReadWriteData(fn);
     state.queues.channelEvents.grantSendMessages(fn);
-    fn.addToRolePolicy(signingKeyAccess(props.keyParameterArn));
+    props.signingKeys.grantRead(fn);
     // Route paths and methods only: the table is data, the dependencies are never built at synth.
     const routes = channelRoutes(() => Promise.reject(new Error('not at synth time')));
-    this.api = new ServiceHttpApi(this, 'channel', { fn, routes, stage });
+    this.api = new ServiceHttpApi(this, 'channel', {
+      fn,
+      routes,
+      stage,
+      authorization:
+        'The function verifies the onair ES256 token (x-jwt) on every channel route, as it does locally; /token (test stage only, rate limited) and the JWKS are public by design',
+    });
   }
 }

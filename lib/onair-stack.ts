@@ -1,55 +1,64 @@
-/** One onair deployment (stage test or prod): state, the services' APIs, the engine fleet. */
-import { Arn, Stack, type StackProps } from 'aws-cdk-lib';
+/** One onair deployment (stage test or prod): state, the services' APIs, the engine fleet, alarms. */
+import { Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { Alarms } from './alarms';
 import { AutoabrServiceConstruct } from './autoabr-service';
 import { ChannelServiceConstruct } from './channel-service';
-import { EngineFleet } from './engine-fleet';
+import { EngineFleet } from './engine/engine-fleet';
+import { suppressAcceptedFindings } from './nag-suppressions';
+import { Network } from './network';
 import { ScheduleServiceConstruct } from './schedule-service';
+import { SigningKeys } from './signing-keys';
+import { type Stage, stackConfig } from './stack-config';
 import { State } from './state';
 
 export interface OnairStackProps extends StackProps {
-  stage: 'test' | 'prod';
+  stage: Stage;
 }
 
 export class OnairStack extends Stack {
   constructor(scope: Construct, id: string, props: OnairStackProps) {
     super(scope, id, props);
-    const { stage } = props;
-    const state = new State(this, 'State', { stage });
-    // The token signing key (SSM SecureString), created by the first service that needs it.
-    const keyParameterName = `/onair/${stage}/jwt-signing-key`;
-    const keyParameterArn = Arn.format(
-      { service: 'ssm', resource: 'parameter', resourceName: keyParameterName.slice(1) },
-      this,
-    );
+    const config = stackConfig(props.stage, (key) => this.node.tryGetContext(key));
+    const { stage } = config;
+    Tags.of(this).add('project', 'onair');
+    Tags.of(this).add('stage', stage);
 
-    const schedule = new ScheduleServiceConstruct(this, 'ScheduleService', {
-      stage,
-      state,
-      keyParameterName,
-      keyParameterArn,
-    });
+    const state = new State(this, 'State', { stage });
+    const signingKeys = new SigningKeys(this, 'SigningKeys', { stage });
+    const { vpc } = new Network(this, 'Network');
+    const schedule = new ScheduleServiceConstruct(this, 'ScheduleService', { stage, state, signingKeys });
     const engine = new EngineFleet(this, 'EngineFleet', {
-      stage,
+      config,
       state,
-      environment: {
-        SCHEDULE_SERVICE_API_URL: `${schedule.api.api.apiEndpoint}/api/v1`,
-        JWT_KEY_PARAMETER: keyParameterName,
-      },
-      keyParameterArn,
+      vpc,
+      signingKeys,
+      environment: { SCHEDULE_SERVICE_API_URL: `${schedule.api.api.apiEndpoint}/api/v1` },
     });
-    new AutoabrServiceConstruct(this, 'AutoabrService', {
+    const autoabr = new AutoabrServiceConstruct(this, 'AutoabrService', {
       stage,
       state,
       cluster: engine.cluster,
-      vpc: engine.vpc,
+      vpc,
+      workerSize: config.workerSize,
+      extraBuckets: config.autoabrBuckets,
     });
-    new ChannelServiceConstruct(this, 'ChannelService', {
+    const channel = new ChannelServiceConstruct(this, 'ChannelService', {
       stage,
       state,
       playbackBaseUrl: engine.playbackBaseUrl,
-      keyParameterName,
-      keyParameterArn,
+      signingKeys,
     });
+
+    const alarms = new Alarms(this, 'Alarms', { stage, email: config.alarmEmail });
+    alarms.apiErrorRate('Channel', channel.api.api);
+    alarms.apiErrorRate('Schedule', schedule.api.api);
+    alarms.apiErrorRate('Autoabr', autoabr.api.api);
+    alarms.unhealthyTargets(engine.engine.service.targetGroup);
+    for (const [name, queue] of Object.entries(state.queues))
+      alarms.deadLetters(name, queue.deadLetterQueue!.queue);
+    alarms.failedAutoabrJobs(autoabr.jobLogGroups);
+
+    suppressAcceptedFindings(this);
   }
 }

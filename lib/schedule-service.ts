@@ -10,15 +10,14 @@ import { Construct } from 'constructs';
 import { createScheduleRoutes } from '../functions/schedule/api/routes';
 import { apiFunction } from './api-function';
 import { ServiceHttpApi } from './http-api';
-import { signingKeyAccess } from './signing-key-access';
+import type { SigningKeys } from './signing-keys';
 import type { State } from './state';
 
 export interface ScheduleServiceProps {
   stage: string;
   state: State;
-  /** The channel service's signing-key parameter: the schedule API verifies the same tokens. */
-  keyParameterName: string;
-  keyParameterArn: string;
+  /** The schedule API verifies the channel service's tokens: the same keys. */
+  signingKeys: SigningKeys;
 }
 
 export class ScheduleServiceConstruct extends Construct {
@@ -46,15 +45,21 @@ export class ScheduleServiceConstruct extends Construct {
         ...tablesEnv,
         ONAIR_STAGE: stage,
         SCHEDULE_REQUIRE_AUTH: 'true',
-        JWT_KEY_PARAMETER: props.keyParameterName,
+        JWT_KEY_PARAMETER: props.signingKeys.prefix,
       },
     });
     grantTables(apiFn);
-    apiFn.addToRolePolicy(signingKeyAccess(props.keyParameterArn));
+    props.signingKeys.grantRead(apiFn);
     const routes = createScheduleRoutes(() => {
       throw new Error('not at synth time');
     });
-    this.api = new ServiceHttpApi(this, 'schedule', { fn: apiFn, routes, stage });
+    this.api = new ServiceHttpApi(this, 'schedule', {
+      fn: apiFn,
+      routes,
+      stage,
+      authorization:
+        'SCHEDULE_REQUIRE_AUTH=true: the function verifies the onair ES256 token (x-jwt) on every route, the same check as the channel API',
+    });
 
     const scheduler = apiFunction(this, 'AutoScheduler', {
       entry: 'functions/schedule/scheduler-handler.ts',

@@ -3,6 +3,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import {
   type BucketDef,
@@ -32,7 +33,9 @@ export class State extends Construct {
 
   constructor(scope: Construct, id: string, props: { stage: string }) {
     super(scope, id);
-    const retain = props.stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // Production data outlives the stack, and a table cannot be deleted by any call while protected.
+    const prod = props.stage === 'prod';
+    const retain = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     const makeTable = (def: TableDef) => {
       const table = new dynamodb.TableV2(this, `Table-${def.id}`, {
@@ -40,7 +43,8 @@ export class State extends Construct {
         sortKey: def.sortKey && attr(def.sortKey),
         billing: dynamodb.Billing.onDemand(),
         timeToLiveAttribute: def.ttlAttribute,
-        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.stage === 'prod' },
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: prod },
+        deletionProtection: prod,
         removalPolicy: retain,
         globalSecondaryIndexes: def.indexes?.map((i) => ({
           indexName: i.name,
@@ -77,9 +81,16 @@ export class State extends Construct {
         encryption: s3.BucketEncryption.S3_MANAGED,
         enforceSSL: true,
         removalPolicy: retain,
-        autoDeleteObjects: props.stage !== 'prod',
+        autoDeleteObjects: !prod,
       });
       this.env[def.env] = bucket.bucketName;
+      NagSuppressions.addResourceSuppressions(bucket, [
+        {
+          id: 'AwsSolutions-S1',
+          reason:
+            'Private bucket (public access blocked, TLS only) written by onair roles alone; CloudTrail S3 data events are the audit trail if one is needed, not a second log bucket',
+        },
+      ]);
       return bucket;
     };
     this.buckets = Object.fromEntries(Object.entries(buckets).map(([k, d]) => [k, makeBucket(d)])) as Buckets;

@@ -1,98 +1,87 @@
 /**
- * Where the ES256 token-signing key lives. Generated once, then kept:
- * - in AWS, an SSM SecureString parameter (JWT_KEY_PARAMETER); the first Lambda to need it creates it
- *   with Overwrite=false, so concurrent cold starts agree on one key;
- * - locally, a JWK file under the data folder (JWT_KEY_FILE).
+ * The deployment's ES256 token-signing keys: a `current` key that signs, and a `next` key that is
+ * published (JWKS) and accepted before it signs, so a rotation never meets a verifier that has not
+ * heard of the new key. Tokens signed by a retired key are refused.
+ * - In AWS the keys are SSM SecureStrings `<JWT_KEY_PARAMETER>/current` and `/next`, created once at
+ *   deploy (the stack's SigningKeys custom resource); runtime roles may only read them, so a missing
+ *   key fails fast with what to do rather than being made up by whichever Lambda starts first.
+ * - Locally they are one JWK-pair file (JWT_KEY_FILE), created on first use.
+ * Rotation (`npm run keys -- --rotate`): next becomes current, a fresh key becomes next.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import {
-  GetParameterCommand,
-  ParameterAlreadyExists,
-  ParameterNotFound,
-  PutParameterCommand,
-  type SSMClient,
-} from '@aws-sdk/client-ssm';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { ssmClient } from '../aws';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { readOptionalString } from '../env';
+import { FileKeyStore } from './file-key-store';
+import { SsmKeyStore } from './ssm-key-store';
+
+export { FileKeyStore, SsmKeyStore };
+
+export interface SigningKeys {
+  /** Signs every token; verified too. */
+  current: JWK;
+  /** Verified and published, not yet signing; absent only in a key file from before rotation existed. */
+  next?: JWK;
+}
 
 export interface KeyStore {
-  /** The stored private JWK, or undefined when none exists yet. */
-  read(): Promise<JWK | undefined>;
-  /** Stores `key` unless one exists; returns the key that is stored afterwards. */
-  createIfAbsent(key: JWK): Promise<JWK>;
+  /** Where the keys live, for messages. */
+  readonly location: string;
+  /** Whether a process may create the keys when they are missing (a local file: yes; SSM: no). */
+  readonly createOnFirstUse: boolean;
+  /** The stored keys, or undefined when there is no current key yet. */
+  read(): Promise<SigningKeys | undefined>;
+  /** Stores `keys` where none exist; returns what is stored afterwards. */
+  createIfAbsent(keys: SigningKeys): Promise<SigningKeys>;
+  /** Replaces the stored keys, `current` first (a reader in between sees the new current twice). */
+  write(keys: SigningKeys): Promise<void>;
 }
 
-export class FileKeyStore implements KeyStore {
-  constructor(private readonly path: string) {}
-
-  async read(): Promise<JWK | undefined> {
-    try {
-      return JSON.parse(await readFile(this.path, 'utf8')) as JWK;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-  }
-
-  async createIfAbsent(key: JWK): Promise<JWK> {
-    await mkdir(dirname(this.path), { recursive: true });
-    try {
-      await writeFile(this.path, JSON.stringify(key), { flag: 'wx', mode: 0o600 });
-      return key;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      return (await this.read())!;
-    }
-  }
+/** A fresh ES256 private JWK whose `kid` is its public key's thumbprint (the kid tokens carry). */
+export async function newSigningKey(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  const kid = await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y });
+  return { ...jwk, alg: 'ES256', use: 'sig', kid };
 }
 
-export class SsmKeyStore implements KeyStore {
-  constructor(
-    private readonly name: string,
-    private readonly ssm: SSMClient = ssmClient(),
-  ) {}
+export async function newSigningKeys(): Promise<SigningKeys> {
+  return { current: await newSigningKey(), next: await newSigningKey() };
+}
 
-  async read(): Promise<JWK | undefined> {
-    try {
-      const res = await this.ssm.send(new GetParameterCommand({ Name: this.name, WithDecryption: true }));
-      return res.Parameter?.Value ? (JSON.parse(res.Parameter.Value) as JWK) : undefined;
-    } catch (err) {
-      if (err instanceof ParameterNotFound) return undefined;
-      throw err;
-    }
-  }
-
-  async createIfAbsent(key: JWK): Promise<JWK> {
-    try {
-      await this.ssm.send(
-        new PutParameterCommand({
-          Name: this.name,
-          Value: JSON.stringify(key),
-          Type: 'SecureString',
-          Overwrite: false,
-        }),
-      );
-      return key;
-    } catch (err) {
-      if (!(err instanceof ParameterAlreadyExists)) throw err;
-      return (await this.read())!;
-    }
+export class MissingSigningKeyError extends Error {
+  constructor(location: string) {
+    super(
+      `no token signing key at ${location}. The stack creates it at deploy (SigningKeys); ` +
+        'for a stack deployed before that, run `npm run keys -- --stage <stage> --create` (docs/deploy.md)',
+    );
+    this.name = 'MissingSigningKeyError';
   }
 }
 
-/** JWT_KEY_PARAMETER (SSM) wins over JWT_KEY_FILE; the default is `.data/keys/jwt-es256.jwk.json`. */
+/** The keys to sign and verify with: read, or created where the store allows it (locally). */
+export async function loadSigningKeys(store: KeyStore): Promise<SigningKeys> {
+  const existing = await store.read();
+  if (existing) return existing;
+  if (!store.createOnFirstUse) throw new MissingSigningKeyError(store.location);
+  return store.createIfAbsent(await newSigningKeys());
+}
+
+export interface Rotation {
+  retired: JWK;
+  keys: SigningKeys;
+}
+
+/** Next becomes current and a fresh key becomes next; tokens signed by the old current stop working. */
+export async function rotateSigningKeys(store: KeyStore): Promise<Rotation> {
+  const existing = await store.read();
+  if (!existing) throw new MissingSigningKeyError(store.location);
+  const keys = { current: existing.next ?? (await newSigningKey()), next: await newSigningKey() };
+  await store.write(keys);
+  return { retired: existing.current, keys };
+}
+
+/** JWT_KEY_PARAMETER (the SSM name prefix) wins over JWT_KEY_FILE (`.data/keys/jwt-es256.jwk.json`). */
 export function keyStoreFromEnv(): KeyStore {
   const parameter = readOptionalString('JWT_KEY_PARAMETER');
   if (parameter) return new SsmKeyStore(parameter);
   return new FileKeyStore(readOptionalString('JWT_KEY_FILE') ?? '.data/keys/jwt-es256.jwk.json');
-}
-
-export async function loadOrCreateSigningKey(store: KeyStore): Promise<JWK> {
-  const existing = await store.read();
-  if (existing) return existing;
-  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk = await exportJWK(privateKey);
-  return store.createIfAbsent({ ...jwk, alg: 'ES256', use: 'sig' });
 }

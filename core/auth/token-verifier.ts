@@ -1,11 +1,11 @@
 /**
  * The verifier wired into the schedule API when SCHEDULE_REQUIRE_AUTH=true: the channel service's
- * own token check (same signing key, same claims), so one `x-jwt` works on both APIs. The key is
- * loaded on first use and kept for the life of the container.
+ * own token check (same signing keys, same claims), so one `x-jwt` works on both APIs. The keys are
+ * loaded on first use and reloaded every few minutes (a rotation reaches warm containers).
  */
 
 import type { ApiRequest } from '../http';
-import { keyStoreFromEnv, loadOrCreateSigningKey } from './signing-key';
+import { keyStoreFromEnv, loadSigningKeys } from './signing-key';
 import { type Environment, TokenService } from './tokens';
 
 /**
@@ -18,12 +18,10 @@ export type TokenVerifier = (xJwtHeader: string | undefined, req: ApiRequest) =>
 export function channelTokenVerifier(stage: Environment): TokenVerifier {
   let tokens: Promise<TokenService> | undefined;
   return async (header) => {
-    tokens ??= loadOrCreateSigningKey(keyStoreFromEnv())
-      .then((jwk) => TokenService.fromJwk(jwk))
-      .catch((err) => {
-        tokens = undefined; // a failed load (e.g. SSM unreachable) is retried on the next request
-        throw err;
-      });
+    tokens ??= TokenService.fromSource(() => loadSigningKeys(keyStoreFromEnv())).catch((err) => {
+      tokens = undefined; // a failed load (e.g. SSM unreachable) is retried on the next request
+      throw err;
+    });
     return (await tokens).authenticate(header, stage);
   };
 }

@@ -1,12 +1,15 @@
 /**
- * Channel-service tokens: ES256 JWTs signed with the deployment's key (signing-key.ts).
- * Claims: iss "onair", aud "onair-channel-api", sub = tenant, `env` (test | prod: the only environment
- * the token works in), `plan` (trial | operator), `maxChannels`, iat, exp. The header carries the key id
- * (the JWK thumbprint) published at /.well-known/jwks.json.
+ * Channel-service tokens: ES256 JWTs signed with the deployment's current key (signing-key.ts) and
+ * verified against its current and next keys. Claims: iss "onair", aud "onair-channel-api", sub =
+ * tenant, `env` (test | prod: the only environment the token works in), `plan` (trial | operator),
+ * `maxChannels`, iat, exp. The header carries the key id (the JWK thumbprint); both keys are published
+ * at /.well-known/jwks.json.
  */
 import { randomBytes } from 'node:crypto';
-import { type CryptoKey, calculateJwkThumbprint, importJWK, type JWK, jwtVerify, SignJWT } from 'jose';
+import { type JWK, jwtVerify, SignJWT } from 'jose';
 import { forbidden, unauthorized } from '../errors';
+import { type KeyRing, keyRing, refreshingKeyRing } from './key-ring';
+import type { SigningKeys } from './signing-key';
 
 export const ISSUER = 'onair';
 export const AUDIENCE = 'onair-channel-api';
@@ -35,24 +38,34 @@ export const newTrialTenant = (): string => `t${randomBytes(5).toString('hex')}`
 
 export class TokenService {
   private constructor(
-    private readonly privateKey: CryptoKey,
-    private readonly publicKey: CryptoKey,
-    private readonly publicJwk: JWK,
+    private readonly ring: () => Promise<KeyRing>,
     private readonly now: () => number,
   ) {}
 
-  /** `now` (ms since the epoch) dates issued tokens and judges their expiry. */
-  static async fromJwk(privateJwk: JWK, now: () => number = Date.now): Promise<TokenService> {
-    const { d: _d, ...pub } = privateJwk;
-    const kid = await calculateJwkThumbprint(pub);
-    const publicJwk: JWK = { kty: pub.kty, crv: pub.crv, x: pub.x, y: pub.y, alg: 'ES256', use: 'sig', kid };
-    const privateKey = (await importJWK(privateJwk, 'ES256')) as CryptoKey;
-    const publicKey = (await importJWK(publicJwk, 'ES256')) as CryptoKey;
-    return new TokenService(privateKey, publicKey, publicJwk, now);
+  /** Fixed keys, never reloaded (a one-off command, a test). `now` (ms) dates and judges tokens. */
+  static async fromKeys(keys: SigningKeys, now: () => number = Date.now): Promise<TokenService> {
+    const ring = await keyRing(keys);
+    return new TokenService(async () => ring, now);
   }
 
-  jwks(): { keys: JWK[] } {
-    return { keys: [this.publicJwk] };
+  /** One key that both signs and verifies. */
+  static fromJwk(privateJwk: JWK, now: () => number = Date.now): Promise<TokenService> {
+    return TokenService.fromKeys({ current: privateJwk }, now);
+  }
+
+  /**
+   * Keys loaded now (a failure is thrown here) and reloaded every few minutes, so a long-lived process
+   * picks up a rotation (key-ring.ts).
+   */
+  static async fromSource(
+    load: () => Promise<SigningKeys>,
+    now: () => number = Date.now,
+  ): Promise<TokenService> {
+    return new TokenService(await refreshingKeyRing(load), now);
+  }
+
+  async jwks(): Promise<{ keys: JWK[] }> {
+    return (await this.ring()).jwks;
   }
 
   async issue(
@@ -60,6 +73,7 @@ export class TokenService {
     lifetimeSeconds: number,
     extra: Record<string, string> = {},
   ): Promise<IssuedToken> {
+    const { signer } = await this.ring();
     const now = Math.floor(this.now() / 1000);
     const exp = now + lifetimeSeconds;
     const token = await new SignJWT({
@@ -68,27 +82,28 @@ export class TokenService {
       plan: principal.plan,
       maxChannels: principal.maxChannels,
     })
-      .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: this.publicJwk.kid })
+      .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: signer.kid })
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setSubject(principal.tenant)
       .setIssuedAt(now)
       .setExpirationTime(exp)
-      .sign(this.privateKey);
+      .sign(signer.key);
     return { token, expiresAt: new Date(exp * 1000).toISOString() };
   }
 
   /**
    * Verifies `x-jwt: Bearer <token>` for the stage this API runs in. 401 for anything not signed by us
-   * (missing, malformed, expired, forged, alg none, another key); 403 for a valid token of another
+   * (missing, malformed, expired, forged, alg none, a retired or unknown key); 403 for a valid token of another
    * environment or a trial token outside the test environment.
    */
   async authenticate(header: string | undefined, stage: Environment): Promise<Principal> {
     const match = /^Bearer\s+(\S+)$/i.exec(header?.trim() ?? '');
     if (!match) throw unauthorized('x-jwt header must be "Bearer <token>"');
+    const { verifier } = await this.ring();
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(match[1]!, this.publicKey, {
+      ({ payload } = await jwtVerify(match[1]!, verifier, {
         algorithms: ['ES256'],
         issuer: ISSUER,
         audience: AUDIENCE,

@@ -1,9 +1,10 @@
 /**
  * The engine's own token for the schedule API when SCHEDULE_SERVICE_TOKEN is not given: an operator
  * token (tenant `engine`, no channels) signed with the deployment's key, valid a day and renewed an
- * hour before it expires. This needs read access to the signing key (CDK grants it to the task).
+ * hour before it expires. This needs read access to the signing keys (CDK grants it to the task); a rotation is
+ * picked up within minutes (core/auth/key-ring.ts).
  */
-import { keyStoreFromEnv, loadOrCreateSigningKey } from '../../core/auth/signing-key';
+import { keyStoreFromEnv, loadSigningKeys } from '../../core/auth/signing-key';
 import { type Environment, TokenService } from '../../core/auth/tokens';
 
 const LIFETIME_S = 86_400;
@@ -14,7 +15,10 @@ export function serviceTokenProvider(stage: Environment): () => Promise<string> 
   let tokens: Promise<TokenService> | undefined;
   return async () => {
     if (current && current.expiresMs - Date.now() > RENEW_BEFORE_MS) return current.token;
-    tokens ??= loadOrCreateSigningKey(keyStoreFromEnv()).then((jwk) => TokenService.fromJwk(jwk));
+    tokens ??= TokenService.fromSource(() => loadSigningKeys(keyStoreFromEnv())).catch((err) => {
+      tokens = undefined; // a failed first load (keys not there yet, SSM unreachable) is tried again
+      throw err;
+    });
     const issued = await (await tokens).issue(
       { tenant: 'engine', env: stage, plan: 'operator', maxChannels: 0 },
       LIFETIME_S,

@@ -3,7 +3,7 @@
  * client, the events queue, the token service on the deployment's signing key, and the clock. Built
  * from a config already read (config.ts), so nothing here reads the environment.
  */
-import { type KeyStore, loadOrCreateSigningKey } from '../../core/auth/signing-key';
+import { type KeyStore, loadSigningKeys } from '../../core/auth/signing-key';
 import { TokenService } from '../../core/auth/tokens';
 import { documentClient, sqsClient } from '../../core/aws';
 import { type ChannelEvents, sqsChannelEvents } from './channel-events';
@@ -35,7 +35,7 @@ export async function buildChannelDeps(config: ChannelConfig, options: DepsOptio
     channels: dynamoChannelStore(ddb, config.tables.channels),
     rateLimits: dynamoRateLimitStore(ddb, config.tables.rateLimits),
     events: sqsChannelEvents(sqsClient(), config.eventsQueueUrl),
-    tokens: await TokenService.fromJwk(await loadOrCreateSigningKey(options.keyStore), now),
+    tokens: await TokenService.fromSource(() => loadSigningKeys(options.keyStore), now),
     now,
   };
 }

@@ -1,6 +1,6 @@
 /** Operator-issued tokens (`npm run token`): a named tenant, a channel limit, one environment. */
 
-import { type KeyStore, keyStoreFromEnv, loadOrCreateSigningKey } from '../../core/auth/signing-key';
+import { type KeyStore, keyStoreFromEnv, loadSigningKeys } from '../../core/auth/signing-key';
 import { type Environment, type IssuedToken, TENANT_ID, TokenService } from '../../core/auth/tokens';
 
 export interface OperatorTokenRequest {
@@ -32,7 +32,7 @@ export async function issueOperatorToken(
     throw new Error(
       `invalid operator token request: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
     );
-  const tokens = await TokenService.fromJwk(await loadOrCreateSigningKey(keyStore));
+  const tokens = await TokenService.fromKeys(await loadSigningKeys(keyStore));
   return tokens.issue(
     { tenant: req.tenant, env: req.env, plan: 'operator', maxChannels: req.maxChannels },
     req.days * 86_400,

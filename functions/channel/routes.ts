@@ -86,7 +86,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
       method: 'GET',
       path: '/.well-known/jwks.json',
       handler: async () =>
-        json(200, (await getDeps()).tokens.jwks(), { 'cache-control': 'public, max-age=300' }),
+        json(200, await (await getDeps()).tokens.jwks(), { 'cache-control': 'public, max-age=300' }),
     },
   ];
 }

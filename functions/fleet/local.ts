@@ -7,10 +7,12 @@ import { dynamoChannelStore } from '../channel/stores/channel-store';
 import { fleetPolicyFromEnv } from './config';
 import { type FleetDeps, sizeFleet } from './fleet-dispatcher';
 import { type FleetSizer, LoggingFleetSizer } from './fleet-sizer';
+import { dynamoScheduleChannelCount } from './schedule-channels';
 
 export function startFleetDispatcher(sizer: FleetSizer = new LoggingFleetSizer()): { stop(): Promise<void> } {
   const deps: FleetDeps = {
     channels: dynamoChannelStore(documentClient(), tableName(tables.channels)),
+    scheduleChannels: dynamoScheduleChannelCount(documentClient(), tableName(tables.scheduleChannels)),
     sizer,
     policy: fleetPolicyFromEnv(),
   };

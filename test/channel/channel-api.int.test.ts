@@ -88,12 +88,14 @@ describe('tokens', () => {
     expect(res.status).toBe(404);
   });
 
-  it('publishes the public signing key', async () => {
+  it('publishes the public current and next signing keys', async () => {
     const res = await fetch(`${api}/.well-known/jwks.json`);
     const jwks = (await res.json()) as { keys: Record<string, unknown>[] };
-    expect(jwks.keys).toHaveLength(1);
-    expect(jwks.keys[0]!).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
-    expect(jwks.keys[0]!.d).toBeUndefined();
+    expect(jwks.keys).toHaveLength(2);
+    for (const key of jwks.keys) {
+      expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', kid: expect.any(String) });
+      expect(key.d).toBeUndefined();
+    }
   });
 });
 
@@ -337,7 +339,7 @@ describe('authentication', () => {
   });
 
   it('refuses an expired token', async () => {
-    const tokens = await TokenService.fromJwk((await new FileKeyStore(system.env.JWT_KEY_FILE!).read())!);
+    const tokens = await TokenService.fromKeys((await new FileKeyStore(system.env.JWT_KEY_FILE!).read())!);
     const { token } = await tokens.issue(
       { tenant: 'expiry', env: 'test', plan: 'trial', maxChannels: 3 },
       -60,

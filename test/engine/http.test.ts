@@ -116,6 +116,16 @@ describe('the engine over HTTP', () => {
     expect(body.resetAtMs).toBeGreaterThanOrEqual(Date.now() - 1000);
   });
 
+  it('resets with the key in the x-reset-key header', async () => {
+    const res = await get('/reset/news', { method: 'POST', headers: { 'x-reset-key': 'secret' } });
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a reset key that is only the start of the right one', async () => {
+    const res = await get('/reset/news', { method: 'POST', headers: { 'x-reset-key': 'secre' } });
+    expect(res.status).toBe(403);
+  });
+
   it('streams channel events', async () => {
     const abort = new AbortController();
     const res = await get('/eventstream/news', { signal: abort.signal });

@@ -1,0 +1,80 @@
+/**
+ * What an operator may set per deployment besides the stage, as CDK context (`-c key=value` or cdk.json), read and
+ * checked once, before any resource is made, so a typo fails the synth with the key's name.
+ *   autoabrBuckets       comma-separated S3 buckets AutoABR may read references/settings from and write
+ *                        results to, beyond its own bucket
+ *   playbackDomain       a custom playback host name, with playbackCertificateArn (ACM, us-east-1):
+ *                        viewers then get TLS 1.2+ (the default CloudFront domain cannot be held to it)
+ *   alarmEmail           an address subscribed to the alarm topic
+ *   engineCpu/engineMemory, workerCpu/workerMemory   Fargate sizes (validated pairs)
+ */
+import { type FargateSize, fargateSize } from './fargate-size';
+
+export type Stage = 'test' | 'prod';
+
+export interface StackConfig {
+  stage: Stage;
+  autoabrBuckets: string[];
+  playbackDomain?: { domainName: string; certificateArn: string };
+  alarmEmail?: string;
+  engineSize: FargateSize;
+  workerSize: FargateSize;
+}
+
+/** Reads one context value: a string from the command line, any JSON value from cdk.json. */
+export type ContextReader = (key: string) => unknown;
+
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const CERTIFICATE = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/;
+const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+function list(value: unknown): string[] {
+  if (value === undefined || value === '') return [];
+  const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  return items.map((s) => s.trim()).filter(Boolean);
+}
+
+function optionalString(read: ContextReader, key: string, pattern: RegExp, what: string) {
+  const value = read(key);
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !pattern.test(value))
+    throw new Error(`context ${key} must be ${what}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function size(read: ContextReader, prefix: string, cpu: number, memory: number): FargateSize {
+  const number = (key: string, fallback: number) => {
+    const value = read(key);
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n))
+      throw new Error(`context ${key} must be an integer, got ${JSON.stringify(value)}`);
+    return n;
+  };
+  return fargateSize(number(`${prefix}Cpu`, cpu), number(`${prefix}Memory`, memory));
+}
+
+export function stackConfig(stage: Stage, read: ContextReader): StackConfig {
+  const autoabrBuckets = list(read('autoabrBuckets'));
+  const badBucket = autoabrBuckets.find((b) => !BUCKET.test(b));
+  if (badBucket) throw new Error(`context autoabrBuckets: "${badBucket}" is not an S3 bucket name`);
+  const domainName = optionalString(read, 'playbackDomain', HOST, 'a host name');
+  const certificateArn = optionalString(
+    read,
+    'playbackCertificateArn',
+    CERTIFICATE,
+    'an ACM ARN in us-east-1',
+  );
+  if (Boolean(domainName) !== Boolean(certificateArn))
+    throw new Error('context playbackDomain and playbackCertificateArn go together');
+  const alarmEmail = optionalString(read, 'alarmEmail', EMAIL, 'an email address');
+  return {
+    stage,
+    autoabrBuckets,
+    ...(domainName && certificateArn ? { playbackDomain: { domainName, certificateArn } } : {}),
+    ...(alarmEmail ? { alarmEmail } : {}),
+    engineSize: size(read, 'engine', 1024, 2048),
+    workerSize: size(read, 'worker', 4096, 8192),
+  };
+}
