@@ -6,7 +6,7 @@
  * refresh writes those items to the store first, so the shared log never misses what players saw.
  */
 import type { PlayoutItem } from '../playout/item';
-import type { PlayoutLogStore } from '../playout/log-store';
+import { assertFollows, type PlayoutLogStore } from '../playout/log-store';
 
 export class LogTail {
   items: PlayoutItem[] = [];

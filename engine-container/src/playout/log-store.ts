@@ -37,6 +37,12 @@ export const hasLeases = (store: PlayoutLogStore): store is LeasingLogStore =>
   typeof store.renewLease === 'function' &&
   typeof store.releaseLease === 'function';
 
+/** The append precondition every store checks: a caller bug, not a conflict. */
+export function assertFollows(item: PlayoutItem, expectedLastSeq: number): void {
+  if (item.seq !== expectedLastSeq + 1)
+    throw new Error(`item seq ${item.seq} does not follow ${expectedLastSeq}`);
+}
+
 interface Log {
   items: PlayoutItem[];
   lastSeq: number;
@@ -67,8 +73,7 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
     item: PlayoutItem,
     expectedLastSeq: number,
   ): Promise<'appended' | 'conflict'> {
-    if (item.seq !== expectedLastSeq + 1)
-      throw new Error(`item seq ${item.seq} does not follow ${expectedLastSeq}`);
+    assertFollows(item, expectedLastSeq);
     let log = this.logs.get(channelId);
     if (!log) {
       log = { items: [], lastSeq: -1 };

@@ -13,7 +13,7 @@ import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand }
 import { queryAll, writeIf } from '../../../core/dynamo';
 import { tableName, tables } from '../../../core/resources';
 import type { PlayoutItem } from '../playout/item';
-import type { LeasingLogStore } from '../playout/log-store';
+import { assertFollows, type LeasingLogStore } from '../playout/log-store';
 
 const RETAIN_AFTER_END_S = 86_400;
 /** The sort key of the lease item in each channel's partition. */
@@ -41,8 +41,7 @@ export class DynamoDbPlayoutLogStore implements LeasingLogStore {
     item: PlayoutItem,
     expectedLastSeq: number,
   ): Promise<'appended' | 'conflict'> {
-    if (item.seq !== expectedLastSeq + 1)
-      throw new Error(`item seq ${item.seq} does not follow ${expectedLastSeq}`);
+    assertFollows(item, expectedLastSeq);
     try {
       await this.ddb.send(
         new PutCommand({

@@ -8,7 +8,7 @@
 import { Redis } from 'ioredis';
 import { logger } from '../../../core/logger';
 import type { PlayoutItem } from '../playout/item';
-import type { LeasingLogStore } from '../playout/log-store';
+import { assertFollows, type LeasingLogStore } from '../playout/log-store';
 import { ACQUIRE, APPEND, RELEASE, RENEW } from './redis-scripts';
 
 const RETAIN_AFTER_END_MS = 86_400_000;
@@ -76,8 +76,7 @@ export class RedisPlayoutLogStore implements LeasingLogStore {
     item: PlayoutItem,
     expectedLastSeq: number,
   ): Promise<'appended' | 'conflict'> {
-    if (item.seq !== expectedLastSeq + 1)
-      throw new Error(`item seq ${item.seq} does not follow ${expectedLastSeq}`);
+    assertFollows(item, expectedLastSeq);
     // A day after the item ends, and never in the past (PXAT in the past would delete the log).
     const expireAt = Math.ceil(Math.max(item.startMs + item.durationMs, Date.now()) + RETAIN_AFTER_END_MS);
     const done = await this.redis.onairAppend(
