@@ -87,8 +87,7 @@ export class LogTail {
 
   /** Extends this view alone (the store is unreachable); written to the store by the next refresh. */
   appendLocal(item: PlayoutItem): void {
-    if (item.seq !== this.lastSeq + 1)
-      throw new Error(`item seq ${item.seq} does not follow ${this.lastSeq}`);
+    assertFollows(item, this.lastSeq);
     this.items = [...this.items, item];
     this.pending = [...this.pending, item];
     this.bump();
