@@ -10,6 +10,7 @@ import { dynamoScheduleStores } from '../../functions/schedule/deps';
 import { handler } from '../../functions/schedule/handler';
 import type { FeedItem, ScheduleCursor } from '../../functions/schedule/model';
 import { planSchedule } from '../../functions/schedule/planning/plan-schedule';
+import { playbackChannelId } from '../../functions/schedule/playback-id';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { http } from '../schedule/support/http';
 import { ensureFixtures } from '../support/fixtures';
@@ -62,7 +63,7 @@ describe('schedule engine plugin', () => {
     await scheduledChannel('plugin-list', Date.UTC(2024, 5, 1), 600_000);
     const { channelManager } = createSchedulePlugin({ apiUrl, log: createLogger() });
     expect(await channelManager.getChannels()).toContainEqual({
-      id: 'plugin-list',
+      id: playbackChannelId(tenant, 'plugin-list'),
       name: 'Title plugin-list',
     });
   });
@@ -180,7 +181,8 @@ describe('schedule engine plugin in the engine', () => {
         defaultSlateUri: `${media.url}/${fixtures.slate.path}`,
       });
       await engine.start();
-      const playlistUrl = `http://127.0.0.1:${engine.port}/channels/e2e/0.m3u8`;
+      const engineId = playbackChannelId(new URL(own.url).host, 'e2e');
+      const playlistUrl = `http://127.0.0.1:${engine.port}/channels/${engineId}/0.m3u8`;
       await expect
         .poll(async () => (await http(playlistUrl)).text, { timeout: 20_000, interval: 500 })
         .toMatch(/#EXTINF/);
