@@ -4,6 +4,7 @@
  * loaded on first use and reloaded every few minutes (a rotation reaches warm containers).
  */
 
+import { decodeJwt } from 'jose';
 import type { ApiRequest } from '../http';
 import { keyStoreFromEnv, loadSigningKeys } from './signing-key';
 import { type Environment, TokenService } from './tokens';
@@ -14,7 +15,11 @@ import { type Environment, TokenService } from './tokens';
  */
 export type TokenVerifier = (xJwtHeader: string | undefined, req: ApiRequest) => Promise<unknown>;
 
-/** `stage` is the deployment's environment: a token works only in the environment it names. */
+/**
+ * `stage` is the deployment's environment: a token works only in the environment it names. Resolves
+ * with the token's Principal (its subject is the tenant) plus `scopes`: the space-separated `scope`
+ * claim of a verified token (e.g. the engine's `schedule:read-all`), empty when there is none.
+ */
 export function channelTokenVerifier(stage: Environment): TokenVerifier {
   let tokens: Promise<TokenService> | undefined;
   return async (header) => {
@@ -22,6 +27,10 @@ export function channelTokenVerifier(stage: Environment): TokenVerifier {
       tokens = undefined; // a failed load (e.g. SSM unreachable) is retried on the next request
       throw err;
     });
-    return (await tokens).authenticate(header, stage);
+    const principal = await (await tokens).authenticate(header, stage);
+    // Verified above: the payload is read again only for the claim Principal does not carry.
+    const scope = decodeJwt(/^Bearer\s+(\S+)$/i.exec(header?.trim() ?? '')?.[1] ?? '').scope;
+    const scopes = typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
+    return { ...principal, scopes };
   };
 }

@@ -1,12 +1,15 @@
 /**
  * The engine's own token for the schedule API when SCHEDULE_SERVICE_TOKEN is not given: an operator
- * token (tenant `engine`, no channels) signed with the deployment's key, valid a day and renewed an
+ * token (tenant `engine`, no channels, `scope: "schedule:read-all"` so it reads every tenant's schedule
+ * channels: docs/schedule-api.md "The engine") signed with the deployment's key, valid a day and renewed an
  * hour before it expires. This needs read access to the signing keys (CDK grants it to the task); a rotation is
  * picked up within minutes (core/auth/key-ring.ts).
  */
 import { keyStoreFromEnv, loadSigningKeys } from '../../core/auth/signing-key';
 import { type Environment, TokenService } from '../../core/auth/tokens';
 
+/** Only this host (and an operator by hand) mints it; POST /token never sets a scope. */
+export const SERVICE_SCOPE = 'schedule:read-all';
 const LIFETIME_S = 86_400;
 const RENEW_BEFORE_MS = 3_600_000;
 
@@ -22,6 +25,7 @@ export function serviceTokenProvider(stage: Environment): () => Promise<string> 
     const issued = await (await tokens).issue(
       { tenant: 'engine', env: stage, plan: 'operator', maxChannels: 0 },
       LIFETIME_S,
+      { scope: SERVICE_SCOPE },
     );
     current = { token: issued.token, expiresMs: Date.parse(issued.expiresAt) };
     return current.token;

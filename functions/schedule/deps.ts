@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TokenVerifier } from '../../core/auth/token-verifier';
 import { documentClient } from '../../core/aws';
+import { readUrl } from '../../core/env';
 import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
 import { logger } from '../../core/logger';
 import { tableName, tables } from '../../core/resources';
@@ -35,6 +36,8 @@ export function dynamoScheduleStores(ddb: DynamoDBDocumentClient = documentClien
 
 export interface ScheduleApiDeps extends ScheduleStores {
   authenticate: Authenticate;
+  /** PLAYBACK_BASE_URL: the engine's playback host, for each channel's `playback` URL. */
+  playbackBaseUrl: string;
   /** Days one schedule request may span. */
   maxRangeDays: number;
   /** Hours, when an auto-scheduler's config omits scheduleRetention. */
@@ -59,6 +62,7 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
   return {
     ...(options.stores ?? dynamoScheduleStores()),
     authenticate: createAuthenticator({ required: config.requireAuth, verifyToken: options.verifyToken }),
+    playbackBaseUrl: readUrl('PLAYBACK_BASE_URL', 'http://localhost:8000', options.env),
     maxRangeDays: config.maxRangeDays,
     defaultRetentionHours: config.defaultRetentionHours,
     clock: Date.now,

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
+import { playbackChannelId } from '../../functions/schedule/playback-id';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
@@ -99,8 +100,10 @@ describe('the schedule quick start', () => {
   });
 
   it('is played by the engine: every segment in its playlist belongs to the entry scheduled at its time', async () => {
-    const media0 = `${system.urls.engine}/channels/tv/0.m3u8`;
-    await waitOnAir(`${system.urls.engine}/channels/tv/master.m3u8`);
+    // The engine channel of a schedule channel is `<tenantKey>~<id>` (docs/schedule-api.md "Playback URLs").
+    const tv = playbackChannelId(new URL(system.urls.schedule!).host, 'tv');
+    const media0 = `${system.urls.engine}/channels/${tv}/0.m3u8`;
+    await waitOnAir(`${system.urls.engine}/channels/${tv}/master.m3u8`);
     // A channel seen before its schedule existed plays slate up to the engine's lookahead (about 30 s).
     await waitFor(fetchText(media0), (body) => /\/vod-[ab]\//.test(body), {
       timeoutMs: 90_000,

@@ -10,6 +10,7 @@ import { dynamoScheduleStores } from '../../functions/schedule/deps';
 import { handler } from '../../functions/schedule/handler';
 import type { FeedItem, ScheduleCursor } from '../../functions/schedule/model';
 import { planSchedule } from '../../functions/schedule/planning/plan-schedule';
+import { playbackChannelId } from '../../functions/schedule/playback-id';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { http } from '../schedule/support/http';
 import { ensureFixtures } from '../support/fixtures';
@@ -62,9 +63,46 @@ describe('schedule engine plugin', () => {
     await scheduledChannel('plugin-list', Date.UTC(2024, 5, 1), 600_000);
     const { channelManager } = createSchedulePlugin({ apiUrl, log: createLogger() });
     expect(await channelManager.getChannels()).toContainEqual({
-      id: 'plugin-list',
+      id: playbackChannelId(tenant, 'plugin-list'),
       name: 'Title plugin-list',
     });
+  });
+
+  it('puts every tenant’s channels on air in local mode: one made at 127.0.0.1 as well as at localhost', async () => {
+    const port = new URL(gateway.url).port;
+    const t0 = Date.UTC(2024, 5, 3, 8);
+    const byHost: Record<string, string> = {};
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      const res = await http(`${apiUrl}/channels`, {
+        method: 'POST',
+        host,
+        body: { id: 'local-both', title: host },
+      });
+      expect(res.status).toBe(201);
+      const plan = planSchedule({
+        channelId: 'local-both',
+        cursor: undefined,
+        items,
+        nowMs: t0,
+        horizonMs: 600_000,
+        newId: () => crypto.randomUUID(),
+      });
+      await dynamoScheduleStores().entries.append(host, 'local-both', undefined, plan.planned);
+      byHost[host] = plan.planned[0]!.entry.id;
+    }
+    // The plug-in reads the API at one URL (its Host is neither of the two above) and sees both.
+    const clock = { now: t0 + 1000 };
+    const { channelManager, assetManager } = createSchedulePlugin({
+      apiUrl,
+      log: createLogger(),
+      clock: () => clock.now,
+    });
+    const ids = (await channelManager.getChannels()).map((c) => c.id);
+    for (const [host, entryId] of Object.entries(byHost)) {
+      const id = playbackChannelId(host, 'local-both');
+      expect(ids).toContain(id);
+      expect(await assetManager.getNextVod({ sessionId: id, playlistId: id })).toMatchObject({ id: entryId });
+    }
   });
 
   it('joins the entry on air at the right offset, then plays the following entries back to back', async () => {
@@ -139,7 +177,7 @@ describe('schedule engine plugin in the engine', () => {
   it('plays the entry on air joined mid-way, tagged with an EXT-X-DATERANGE naming the entry', async () => {
     const fixtures = await ensureFixtures();
     const media = await startStaticServer(fixtures.root);
-    // A gateway of its own: another host:port is another tenant, so the engine sees only this channel.
+    // A gateway of its own (another tenant, host:port); the engine plays every tenant's channels.
     const own = await startGateway('schedule-e2e', handler, 0);
     let engine: Engine | undefined;
     try {
@@ -180,7 +218,8 @@ describe('schedule engine plugin in the engine', () => {
         defaultSlateUri: `${media.url}/${fixtures.slate.path}`,
       });
       await engine.start();
-      const playlistUrl = `http://127.0.0.1:${engine.port}/channels/e2e/0.m3u8`;
+      const engineId = playbackChannelId(new URL(own.url).host, 'e2e');
+      const playlistUrl = `http://127.0.0.1:${engine.port}/channels/${engineId}/0.m3u8`;
       await expect
         .poll(async () => (await http(playlistUrl)).text, { timeout: 20_000, interval: 500 })
         .toMatch(/#EXTINF/);

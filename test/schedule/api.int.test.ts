@@ -10,6 +10,7 @@ import { createApiHandler } from '../../core/http';
 import { createScheduleRoutes } from '../../functions/schedule/api/routes';
 import { apiDepsFromEnv } from '../../functions/schedule/deps';
 import { handler } from '../../functions/schedule/handler';
+import { playbackChannelId } from '../../functions/schedule/playback-id';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { type LocalCloud, startTestCloud } from '../support/local-cloud';
 import { http } from './support/http';
@@ -46,8 +47,15 @@ describe('channels', () => {
   it('creates a channel and answers 201 with the stored channel, tenant = the host called', async () => {
     const res = await post('/channels', { id: 'news', title: 'News 24' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: 'news', tenant: host, title: 'News 24' });
-    expect((await api('/channels/news')).body).toEqual({ id: 'news', tenant: host, title: 'News 24' });
+    // playback: {PLAYBACK_BASE_URL}/channels/<tenantKey>~<id>/master.m3u8 (functions/schedule/playback-id.ts)
+    const playback = `http://localhost:8000/channels/${playbackChannelId(host, 'news')}/master.m3u8`;
+    expect(res.body).toEqual({ id: 'news', tenant: host, title: 'News 24', playback });
+    expect((await api('/channels/news')).body).toEqual({
+      id: 'news',
+      tenant: host,
+      title: 'News 24',
+      playback,
+    });
   });
 
   it('accepts a body whose tenant is the host called', async () => {
@@ -241,9 +249,18 @@ describe('authentication', () => {
   });
 
   it('requires x-jwt when SCHEDULE_REQUIRE_AUTH is true', async () => {
-    const h = withAuth(async () => undefined);
+    const h = withAuth(async () => ({ tenant: 'auth-tenant' }));
     expect((await invoke(h, {})).statusCode).toBe(401);
     expect((await invoke(h, { 'x-jwt': 'Bearer good' })).statusCode).toBe(200);
+    // A verifier that names no tenant cannot scope a request: refused, never the Host's tenant.
+    expect(
+      (
+        await invoke(
+          withAuth(async () => undefined),
+          { 'x-jwt': 'Bearer good' },
+        )
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('passes the verifier’s refusal through, and turns its other failures into 401', async () => {

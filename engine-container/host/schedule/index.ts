@@ -47,8 +47,10 @@ export function createSchedulePlugin(options: SchedulePluginOptions): SchedulePl
 }
 
 /**
- * The plugin when SCHEDULE_SERVICE_API_URL is set, else undefined. SCHEDULE_SERVICE_TOKEN is sent as
- * the x-jwt bearer token; SCHEDULE_SLATE_URI is the slate of every scheduled channel.
+ * The plugin when SCHEDULE_SERVICE_API_URL is set, else undefined. It plays the schedule channels of
+ * every tenant, as engine channels `<tenantKey>~<id>` (docs/schedule-api.md "Playback URLs").
+ * SCHEDULE_SERVICE_TOKEN is sent as the x-jwt bearer token (with SCHEDULE_REQUIRE_AUTH on the service
+ * it must carry `scope: "schedule:read-all"`, as the engine's own service token does); SCHEDULE_SLATE_URI is the slate of every scheduled channel.
  */
 export function schedulePluginFromEnv(
   env: Record<string, string | undefined> = process.env,

@@ -10,6 +10,7 @@
  */
 
 import type { Logger } from '../../../core/logger';
+import { parsePlaybackChannelId } from '../../../functions/schedule/playback-id';
 import type { IAssetManager, VodRequest, VodResponse } from '../../src/index';
 import { DEFAULT_ON_AIR_OPTIONS, type OnAirOptions, onAirAt } from './on-air';
 import type { ScheduleEntry, ScheduleSource } from './schedule-client';
@@ -80,7 +81,11 @@ export class ScheduleAssetManager implements IAssetManager {
     }
     const fromMs = tMs - 60_000;
     const toMs = tMs + this.windowMs;
-    const entries = await this.options.source.schedule(channelId, fromMs, toMs);
+    // An engine id `<tenantKey>~<id>` names its tenant; any other id is read as the API's own tenant.
+    const named = parsePlaybackChannelId(channelId);
+    const entries = named
+      ? await this.options.source.schedule(named.id, fromMs, toMs, named.tenant)
+      : await this.options.source.schedule(channelId, fromMs, toMs);
     this.windows.set(channelId, { fetchedAt: now, fromMs, toMs, entries });
     return entries;
   }

@@ -1,10 +1,12 @@
 /**
- * The engine's channel manager for scheduled channels: the schedule service's channels (of the
- * tenant the API URL names), as engine channels. A failed refresh keeps the last list, so a blip of
+ * The engine's channel manager for scheduled channels: the schedule service's channels of every
+ * tenant, as engine channels `<tenantKey>~<id>` (functions/schedule/playback-id.ts), so two tenants'
+ * channels of the same id are two channels with two playback URLs. A failed refresh keeps the last list, so a blip of
  * the schedule API never takes channels off the air.
  */
 
 import type { Logger } from '../../../core/logger';
+import { playbackChannelId } from '../../../functions/schedule/playback-id';
 import type { Channel, IChannelManager } from '../../src/index';
 import type { ScheduleSource } from './schedule-client';
 
@@ -24,7 +26,7 @@ export class ScheduleChannelManager implements IChannelManager {
     try {
       const channels = await this.options.source.listChannels();
       this.last = channels.map((c) => ({
-        id: c.id,
+        id: playbackChannelId(c.tenant, c.id),
         name: c.title,
         ...(this.options.slate ? { slate: this.options.slate } : {}),
       }));

@@ -1,7 +1,9 @@
 /**
  * The engine plugin's view of the schedule service: its public HTTP API, so an engine can run
  * anywhere the API is reachable. Bounded like every other fetch (timeout, size); answers are
- * checked with zod before anything trusts them. The tenant is the host of the API URL. Lists come
+ * checked with zod before anything trusts them. The client reads every tenant: `GET /channels?tenant=*`
+ * and `GET /channels/{id}/schedule?tenant=<t>` (its token needs the `schedule:read-all` scope when the
+ * service requires tokens; docs/schedule-api.md "The engine"). Lists come
  * in pages (docs/schedule-api.md "Pages"): the client follows `x-next-cursor` to the end, so it still
  * sees every channel and every entry of a range.
  */
@@ -19,9 +21,10 @@ export interface ScheduleClientOptions {
 }
 
 export interface ScheduleSource {
+  /** Every tenant's channels. */
   listChannels(): Promise<ScheduleChannel[]>;
-  /** Entries overlapping [fromMs, toMs), ordered by start. */
-  schedule(channelId: string, fromMs: number, toMs: number): Promise<ScheduleEntry[]>;
+  /** Entries of the tenant's channel overlapping [fromMs, toMs), ordered by start. */
+  schedule(channelId: string, fromMs: number, toMs: number, tenant?: string): Promise<ScheduleEntry[]>;
 }
 
 const channelSchema = z.object({ id: z.string(), tenant: z.string(), title: z.string() }).passthrough();
@@ -94,9 +97,14 @@ export function scheduleApiClient(options: ScheduleClientOptions): ScheduleSourc
   };
   return {
     listChannels: async () =>
-      (await getAll('/channels', '', channelsSchema)).map(({ id, tenant, title }) => ({ id, tenant, title })),
-    schedule: (channelId, fromMs, toMs) => {
-      const query = `start=${new Date(fromMs).toISOString()}&end=${new Date(toMs).toISOString()}`;
+      (await getAll('/channels', 'tenant=*', channelsSchema)).map(({ id, tenant, title }) => ({
+        id,
+        tenant,
+        title,
+      })),
+    schedule: (channelId, fromMs, toMs, tenant) => {
+      const range = `start=${new Date(fromMs).toISOString()}&end=${new Date(toMs).toISOString()}`;
+      const query = tenant === undefined ? range : `tenant=${encodeURIComponent(tenant)}&${range}`;
       return getAll(`/channels/${encodeURIComponent(channelId)}/schedule`, query, entriesSchema) as Promise<
         ScheduleEntry[]
       >;

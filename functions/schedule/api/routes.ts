@@ -1,19 +1,23 @@
 /**
- * The schedule service's HTTP surface (docs/schedule-api.md), under /api/v1. Every request is scoped to its
- * tenant (the host it was sent to) and passes the authentication hook first.
+ * The schedule service's HTTP surface (docs/schedule-api.md), under /api/v1. Every request passes the
+ * authentication hook first and is scoped to its tenant: the token's subject when tokens are required,
+ * the host it was sent to in the open local mode. The two reads the engine needs take `?tenant=`
+ * (`*` = every tenant for the channel list), allowed to a `schedule:read-all` token and in local mode.
  */
 
-import { badRequest, conflict, notFound } from '../../../core/errors';
+import { badRequest, conflict, forbidden, notFound } from '../../../core/errors';
 import { type ApiRequest, json, type Route } from '../../../core/http';
 import { logger } from '../../../core/logger';
 import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
 import type { Feed, ScheduleChannel, StoredFeed } from '../model';
-import { entryPageKey, tenantIdPageKey } from '../stores/page-keys';
+import { playbackUrl } from '../playback-id';
+import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
+import type { Caller } from './auth';
 import { scheduleRange } from './schedule-range';
 import { createChannelSchema, createFeedSchema, scheduleId } from './schemas';
-import { bodyTenant, tenantOf } from './tenant';
+import { bodyTenant, checkTenant, requestTenant } from './tenant';
 
 export const API_PREFIX = '/api/v1';
 
@@ -46,9 +50,27 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
   /** Deps for an authenticated request, and its tenant. */
   const open = async (req: ApiRequest) => {
     const deps = await getDeps();
-    await deps.authenticate(req);
-    return { deps, tenant: tenantOf(req) };
+    const caller = await deps.authenticate(req);
+    return { deps, caller, tenant: requestTenant(req, caller) };
   };
+  /**
+   * The tenant a read names with `?tenant=` (`*` only where `all` is allowed), else the caller's own.
+   * Another tenant than one's own needs the read-all scope (or local mode, where any Host is anyone's).
+   */
+  const readTenant = (req: ApiRequest, caller: Caller | undefined, own: string, all: boolean) => {
+    const asked = req.query.tenant;
+    if (asked === undefined) return own;
+    const wanted = asked === '*' && all ? '*' : checkTenant(asked, 'tenant');
+    if (wanted !== own && caller && !caller.readAll)
+      throw forbidden('tenant_not_allowed', 'this token may read its own tenant only');
+    return wanted;
+  };
+  const view = (deps: ScheduleApiDeps, c: ScheduleChannel) => ({
+    id: c.id,
+    tenant: c.tenant,
+    title: c.title,
+    playback: playbackUrl(deps.playbackBaseUrl, c.tenant, c.id),
+  });
   /** The `{id}` of the path, checked by the same rule as body ids before it reaches a store. */
   const pathId = (req: ApiRequest): string => parseWith(scheduleId, req.params.id, 'id');
 
@@ -57,28 +79,33 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       method: 'POST',
       path: `${API_PREFIX}/channels`,
       handler: async (req) => {
-        const { deps } = await open(req);
+        const { deps, tenant } = await open(req);
         const body = parseWith(createChannelSchema, req.body);
         const channel: ScheduleChannel = {
           id: body.id,
-          tenant: bodyTenant(req, body.tenant),
+          tenant: bodyTenant(tenant, body.tenant),
           title: body.title,
         };
         if (!(await deps.channels.create(channel, deps.clock())))
           throw conflict(`channel ${channel.id} already exists`);
-        return json(201, channel);
+        return json(201, view(deps, channel));
       },
     },
     {
       method: 'GET',
       path: `${API_PREFIX}/channels`,
       handler: async (req) => {
-        const { deps, tenant } = await open(req);
-        const { items, next } = await deps.channels.list(
-          tenant,
-          readPage(req.query, LIST_PAGES, tenantIdPageKey(tenant)),
+        const { deps, caller, tenant: own } = await open(req);
+        const tenant = readTenant(req, caller, own, true);
+        const { items, next } =
+          tenant === '*'
+            ? await deps.channels.listAll(readPage(req.query, LIST_PAGES, anyTenantIdPageKey))
+            : await deps.channels.list(tenant, readPage(req.query, LIST_PAGES, tenantIdPageKey(tenant)));
+        return pageResponse(
+          req,
+          items.map((c) => view(deps, c)),
+          next,
         );
-        return pageResponse(req, items, next);
       },
     },
     {
@@ -89,7 +116,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         const id = pathId(req);
         const channel = await deps.channels.get(tenant, id);
         if (!channel) throw notFound(`channel ${id} not found`);
-        return json(200, { id: channel.id, tenant: channel.tenant, title: channel.title });
+        return json(200, view(deps, channel));
       },
     },
     {
@@ -109,7 +136,8 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       method: 'GET',
       path: `${API_PREFIX}/channels/{id}/schedule`,
       handler: async (req) => {
-        const { deps, tenant } = await open(req);
+        const { deps, caller, tenant: own } = await open(req);
+        const tenant = readTenant(req, caller, own, false);
         const id = pathId(req);
         const range = scheduleRange(req.query, deps.clock(), deps.maxRangeDays);
         const page = readPage(req.query, SCHEDULE_PAGES, entryPageKey(tenant, id, range.fromMs));
@@ -128,11 +156,11 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       method: 'POST',
       path: `${API_PREFIX}/mrss`,
       handler: async (req) => {
-        const { deps } = await open(req);
+        const { deps, tenant } = await open(req);
         const body = parseWith(createFeedSchema, req.body);
         const feed: Feed = {
           id: body.id,
-          tenant: bodyTenant(req, body.tenant),
+          tenant: bodyTenant(tenant, body.tenant),
           url: body.url,
           channelId: body.channelId,
           config: { scheduleRetention: body.config?.scheduleRetention ?? deps.defaultRetentionHours },

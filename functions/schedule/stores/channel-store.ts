@@ -3,7 +3,13 @@
  * channel item also carries the id of its auto-scheduler (at most one) and its schedule cursor
  * (see entry-store.ts).
  */
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, queryPage, writeIf } from '../../../core/dynamo';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import type { ScheduleChannel, ScheduleCursor } from '../model';
@@ -21,6 +27,11 @@ export interface ChannelStore {
   get(tenant: string, id: string): Promise<ChannelRecord | undefined>;
   /** A page of the tenant's channels, ordered by id. */
   list(tenant: string, page: PageRequest): Promise<Page<ScheduleChannel>>;
+  /**
+   * A page of every tenant's channels (a Scan: no order promised; the cursor is the last key). Read
+   * only for a caller allowed to see every tenant (the engine's service token, or local mode).
+   */
+  listAll(page: PageRequest): Promise<Page<ScheduleChannel>>;
   /** False when there was no such channel. */
   remove(tenant: string, id: string): Promise<boolean>;
 }
@@ -86,6 +97,21 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
         items: page.items.map((item) => publicChannel(toChannelRecord(item))),
         next: page.next as PageKey | undefined,
       };
+    },
+    async listAll({ limit, after }) {
+      const items: Record<string, unknown>[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined = after;
+      do {
+        const res = await ddb.send(
+          new ScanCommand({ TableName: table, Limit: limit - items.length, ExclusiveStartKey }),
+        );
+        items.push(...(res.Items ?? []));
+        ExclusiveStartKey = res.LastEvaluatedKey;
+      } while (ExclusiveStartKey && items.length < limit);
+      const next = ExclusiveStartKey
+        ? { tenant: String(ExclusiveStartKey.tenant), id: String(ExclusiveStartKey.id) }
+        : undefined;
+      return { items: items.map((item) => publicChannel(toChannelRecord(item))), next };
     },
     remove(tenant, id) {
       return writeIf(() =>

@@ -10,6 +10,11 @@ export const TENANT_ID_KEY = ['tenant', 'id'] as const;
 export const tenantIdPageKey = (tenant: string) =>
   z.object({ tenant: z.literal(tenant), id: z.string().regex(SCHEDULE_ID) }).strict();
 
+/** Every tenant's channels (a Scan): any tenant's key. */
+export const anyTenantIdPageKey = z
+  .object({ tenant: z.string().min(1).max(255), id: z.string().regex(SCHEDULE_ID) })
+  .strict();
+
 /** Entries: one partition per channel, sorted by end_time; a query of [from, to) starts after `from`. */
 export const ENTRY_KEY = ['channelKey', 'end_time'] as const;
 export const entryPageKey = (tenant: string, channelId: string, fromMs: number) =>
