@@ -1,6 +1,7 @@
 /**
  * Issues an operator token:
- *   npm run token -- --tenant acme --max-channels 50 --env prod [--days 365]
+ *   npm run token -- --tenant acme --max-channels 50 --env prod [--days 365] [--autoabr]
+ * `--autoabr` adds the `autoabr` scope: the token may also use the AutoABR API.
  * The key comes from JWT_KEY_PARAMETER (SSM, with AWS credentials of the deployment) or JWT_KEY_FILE
  * (default .data/keys/jwt-es256.jwk.json, the key `npm start` uses).
  */
@@ -12,7 +13,8 @@ import {
   operatorTokenProblems,
 } from '../functions/channel/operator-token';
 
-const USAGE = 'usage: npm run token -- --tenant <id> [--max-channels N] [--env test|prod] [--days N]';
+const USAGE =
+  'usage: npm run token -- --tenant <id> [--max-channels N] [--env test|prod] [--days N] [--autoabr]';
 
 const { values } = parseArgs({
   options: {
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     'max-channels': { type: 'string', default: '10' },
     env: { type: 'string', default: 'test' },
     days: { type: 'string', default: '365' },
+    autoabr: { type: 'boolean', default: false },
   },
 });
 
@@ -33,6 +36,7 @@ const request: OperatorTokenRequest = {
   maxChannels: Number(values['max-channels']),
   env: values.env,
   days: Number(values.days),
+  autoabr: values.autoabr,
 };
 const problems = operatorTokenProblems(request);
 if (problems.length > 0) {

@@ -23,6 +23,7 @@ import { imageFromRepo, X86_64_LINUX } from './engine/engine-service';
 import type { FargateSize } from './fargate-size';
 import { ServiceHttpApi } from './http-api';
 import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from './nag-suppressions';
+import type { SigningKeys } from './signing-keys';
 import type { State } from './state';
 
 export interface AutoabrServiceProps {
@@ -33,6 +34,8 @@ export interface AutoabrServiceProps {
   workerSize: FargateSize;
   /** Operator buckets beyond AutoABR's own (context autoabrBuckets). */
   extraBuckets: string[];
+  /** The channel service's token keys: the API verifies `x-jwt` with them (AUTOABR_REQUIRE_AUTH). */
+  signingKeys: SigningKeys;
 }
 
 /**
@@ -87,7 +90,7 @@ export class AutoabrServiceConstruct extends Construct {
       stage: props.stage,
       catchAll: true,
       authorization:
-        'Known gap, documented in docs/deploy.md ("The AutoABR API checks no token"): restrict access (authorizer, private network) before exposing it',
+        'AUTOABR_REQUIRE_AUTH=true: the function verifies the onair ES256 token (x-jwt, the autoabr scope) on every route but the health check, and scopes jobs and results to the token tenant',
     });
     const { worker, workerLogs } = this.workerTaskDefinition(parts);
     const dispatcher = this.dispatcher(parts, worker);
@@ -99,8 +102,13 @@ export class AutoabrServiceConstruct extends Construct {
   private apiFunction({ props, env, jobs, queue, extraBuckets }: Parts): NodejsFunction {
     const fn = apiFunction(this, 'Handler', {
       entry: 'functions/autoabr/entry/api-handler.ts',
-      environment: env,
+      environment: {
+        ...env,
+        AUTOABR_REQUIRE_AUTH: 'true',
+        JWT_KEY_PARAMETER: props.signingKeys.prefix,
+      },
     });
+    props.signingKeys.grantRead(fn);
     jobs.grantReadWriteData(fn);
     queue.grantSendMessages(fn);
     props.state.buckets.autoabr.grantReadWrite(fn);

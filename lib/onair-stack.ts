@@ -42,6 +42,7 @@ export class OnairStack extends Stack {
       vpc,
       workerSize: config.workerSize,
       extraBuckets: config.autoabrBuckets,
+      signingKeys,
     });
     const channel = new ChannelServiceConstruct(this, 'ChannelService', {
       stage,

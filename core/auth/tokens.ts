@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { type JWK, jwtVerify, SignJWT } from 'jose';
 import { forbidden, unauthorized } from '../errors';
 import { type KeyRing, keyRing, refreshingKeyRing } from './key-ring';
+import { parseScopes } from './scopes';
 import type { SigningKeys } from './signing-key';
 
 export const ISSUER = 'onair';
@@ -24,6 +25,8 @@ export interface Principal {
   env: Environment;
   plan: Plan;
   maxChannels: number;
+  /** Extra permissions from the `scope` claim (scopes.ts); absent when the token carries none. */
+  scopes?: string[];
 }
 
 export interface IssuedToken {
@@ -131,6 +134,7 @@ export class TokenService {
       throw forbidden('trial_not_allowed', 'trial tokens work in the test environment only');
     }
     if (env !== stage) throw forbidden('wrong_environment', `this token is for the ${env} environment`);
-    return { tenant: sub, env, plan, maxChannels };
+    const scopes = parseScopes(payload.scope);
+    return { tenant: sub, env, plan, maxChannels, ...(scopes.length ? { scopes } : {}) };
   }
 }

@@ -1,5 +1,6 @@
 /** Operator-issued tokens (`npm run token`): a named tenant, a channel limit, one environment. */
 
+import { AUTOABR_SCOPE } from '../../core/auth/scopes';
 import { type KeyStore, keyStoreFromEnv, loadSigningKeys } from '../../core/auth/signing-key';
 import { type Environment, type IssuedToken, TENANT_ID, TokenService } from '../../core/auth/tokens';
 
@@ -8,6 +9,8 @@ export interface OperatorTokenRequest {
   maxChannels: number;
   env: Environment;
   days: number;
+  /** Whether the token may use the AutoABR API (the `autoabr` scope). */
+  autoabr?: boolean;
 }
 
 /** What is wrong with a request, field by field; empty when it can be issued. */
@@ -36,5 +39,6 @@ export async function issueOperatorToken(
   return tokens.issue(
     { tenant: req.tenant, env: req.env, plan: 'operator', maxChannels: req.maxChannels },
     req.days * 86_400,
+    req.autoabr ? { scope: AUTOABR_SCOPE } : {},
   );
 }

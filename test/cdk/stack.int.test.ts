@@ -139,6 +139,19 @@ describe('the onair stack', () => {
     });
   });
 
+  describe('AutoABR auth', () => {
+    it('runs the AutoABR API with AUTOABR_REQUIRE_AUTH and the signing keys', () => {
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: Match.objectLike({
+            AUTOABR_REQUIRE_AUTH: 'true',
+            JWT_KEY_PARAMETER: '/onair/test/jwt-signing-key',
+          }),
+        },
+      });
+    });
+  });
+
   describe('signing keys', () => {
     it('creates the keys at deploy with a custom resource', () => {
       template.hasResourceProperties('Custom::OnairSigningKeys', { Prefix: '/onair/test/jwt-signing-key' });
@@ -149,9 +162,10 @@ describe('the onair stack', () => {
       expect(writers.map((s) => s.policy)).toEqual([expect.stringMatching(/^SigningKeysCreate/)]);
     });
 
-    it('lets the channel API, the schedule API and the engine read the keys', () => {
+    it('lets the channel, schedule and AutoABR APIs and the engine read the keys', () => {
       const readers = statements(template).filter((s) => actionsOf(s).includes('ssm:GetParameters'));
       expect(readers.map((s) => s.policy).sort()).toEqual([
+        expect.stringMatching(/^AutoabrServiceHandler/),
         expect.stringMatching(/^ChannelServiceHandler/),
         expect.stringMatching(/^EngineFleetServiceEngineTaskDefTaskRole/),
         expect.stringMatching(/^ScheduleServiceHandler/),

@@ -11,7 +11,9 @@ import { ACTIVE_JOB_KEY, type ActiveJobKey, type JobItem } from '../domain/job';
 import type { ModelName } from '../domain/models';
 import type { FinishOutcome, JobPage, JobStore } from '../ports/job-store';
 
-const namePointer = (name: string) => `name#${name}`;
+/** Tenant ids hold no `/` (core/auth/tokens.ts TENANT_ID), job names no `/`: the keys cannot collide. */
+const namePointer = (name: string, tenant?: string) =>
+  tenant === undefined ? `name#${name}` : `name#${tenant}/${name}`;
 
 export class DynamoJobStore implements JobStore {
   constructor(
@@ -28,7 +30,7 @@ export class DynamoJobStore implements JobStore {
       await this.ddb.send(
         new PutCommand({
           TableName: this.table,
-          Item: { id: namePointer(job.name), jobId: job.id, createdAt: job.createdAt },
+          Item: { id: namePointer(job.name, job.tenant), jobId: job.id, createdAt: job.createdAt },
           ConditionExpression: 'attribute_not_exists(id) OR createdAt <= :c',
           ExpressionAttributeValues: { ':c': job.createdAt },
         }),
@@ -46,9 +48,9 @@ export class DynamoJobStore implements JobStore {
     return item && typeof item.status === 'string' ? item : undefined;
   }
 
-  async latestByName(name: string): Promise<JobItem | undefined> {
+  async latestByName(name: string, tenant?: string): Promise<JobItem | undefined> {
     const res = await this.ddb.send(
-      new GetCommand({ TableName: this.table, Key: { id: namePointer(name) } }),
+      new GetCommand({ TableName: this.table, Key: { id: namePointer(name, tenant) } }),
     );
     const jobId = res.Item?.jobId;
     return typeof jobId === 'string' ? this.get(jobId) : undefined;

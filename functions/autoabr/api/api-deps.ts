@@ -4,9 +4,12 @@ import type { JobQueue } from '../ports/job-queue';
 import type { JobStore } from '../ports/job-store';
 import type { ObjectStore } from '../ports/object-store';
 import type { ScoreCache } from '../results/score-cache';
+import type { AuthenticateCaller } from './auth';
 import type { SettingsCache } from './settings-cache';
 
 export interface ApiDeps {
+  /** Who the request acts for (api/auth.ts): a tenant, or undefined when auth is off. */
+  authenticate: AuthenticateCaller;
   jobs: JobStore;
   queue: JobQueue;
   objects: ObjectStore;

@@ -21,12 +21,12 @@ import { locate, read } from './result-handlers';
 export const MAX_CHART_FILES = 6_144;
 
 /** Every scored file of the output (or one model), or a 422 when there are more than a chart takes. */
-async function everyFile(deps: ApiDeps, req: ApiRequest, model?: ModelName) {
+async function everyFile(deps: ApiDeps, req: ApiRequest, tenant: string | undefined, model?: ModelName) {
   for (const name of ['limit', 'cursor'])
     if (req.query[name] !== undefined)
       throw badRequest(`${name}: charts and ladders take every result file at once; they do not page`, name);
   const output = outputParam(req);
-  const { job, loc } = await locate(deps, output);
+  const { job, loc } = await locate(deps, output, tenant);
   const { files, next } = await read(deps, loc, { model, limit: MAX_CHART_FILES });
   if (next !== undefined)
     throw new HttpError(
@@ -38,9 +38,14 @@ async function everyFile(deps: ApiDeps, req: ApiRequest, model?: ModelName) {
 }
 
 /** One model's rate-quality chart: a line per resolution, the hull dashed, the ladder ringed. */
-export async function chart(deps: ApiDeps, req: ApiRequest, model: ModelName): Promise<ApiResponse> {
+export async function chart(
+  deps: ApiDeps,
+  req: ApiRequest,
+  model: ModelName,
+  tenant?: string,
+): Promise<ApiResponse> {
   const options = ladderOptions(req);
-  const { output, files } = await everyFile(deps, req, model);
+  const { output, files } = await everyFile(deps, req, tenant, model);
   const points = files.filter((f) => f.model === model);
   const hull = convexHull(points);
   return {
@@ -66,9 +71,9 @@ const point = ({ width, height, bitrate, score }: RatePoint): RatePoint => ({
 });
 
 /** Per model: the measured points, their convex hull and the ladder suggested from it. */
-export async function ladder(deps: ApiDeps, req: ApiRequest): Promise<ApiResponse> {
+export async function ladder(deps: ApiDeps, req: ApiRequest, tenant?: string): Promise<ApiResponse> {
   const options = ladderOptions(req);
-  const { output, job, files } = await everyFile(deps, req);
+  const { output, job, files } = await everyFile(deps, req, tenant);
   const models: Record<string, { points: RatePoint[]; hull: RatePoint[]; ladder: RatePoint[] }> = {};
   for (const model of MODEL_NAMES) {
     const points = files.filter((f: ScoredFile) => f.model === model).sort(compareScored);

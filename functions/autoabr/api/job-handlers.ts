@@ -3,12 +3,13 @@ import { HttpError, notFound } from '../../../core/errors';
 import { type ApiRequest, type ApiResponse, json } from '../../../core/http';
 import { nextPageHeaders, type PageLimits, readPage } from '../../../core/paging';
 import { STORE_RETRY_AFTER_SECONDS } from '../../../core/store-errors';
-import { activeJobPageKey, newJob, workerInfo } from '../domain/job';
+import { activeJobPageKey, newJob, tenantResultPrefix, visibleTo, workerInfo } from '../domain/job';
+import { DEFAULT_PIPELINE } from '../domain/settings';
 import type { ApiDeps } from './api-deps';
 import { parseJobRequest } from './job-request';
 import { jobIdParam } from './params';
 
-export async function createJob(deps: ApiDeps, req: ApiRequest): Promise<ApiResponse> {
+export async function createJob(deps: ApiDeps, req: ApiRequest, tenant?: string): Promise<ApiResponse> {
   const request = parseJobRequest(req.body);
   const [encoding, pipeline] = await Promise.all([
     deps.settings.encoding(request.encodingSettingsUrl),
@@ -17,11 +18,16 @@ export async function createJob(deps: ApiDeps, req: ApiRequest): Promise<ApiResp
   const now = deps.now();
   const job = newJob({
     id: deps.newId(),
+    tenant,
     spec: request.job,
     encodingSettingsUrl: request.encodingSettingsUrl,
     pipelineUrl: request.pipelineUrl,
     encoding,
-    pipeline: { ...pipeline, resultBucket: pipeline.resultBucket ?? deps.bucket },
+    pipeline: {
+      ...pipeline,
+      resultBucket: pipeline.resultBucket ?? deps.bucket,
+      resultPrefix: tenantResultPrefix(tenant, pipeline.resultPrefix ?? DEFAULT_PIPELINE.resultPrefix),
+    },
     maxAttempts: deps.config.maxAttempts,
     now,
   });
@@ -42,17 +48,23 @@ export async function createJob(deps: ApiDeps, req: ApiRequest): Promise<ApiResp
 /** `GET /autoabr` pages: a worker's info is a few KB, and a page also stops short of 4 MB. */
 export const WORKER_PAGES: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
 
-/** The ACTIVE jobs as worker info, oldest first, a page at a time. */
-export async function listWorkers(deps: ApiDeps, req: ApiRequest): Promise<ApiResponse> {
+/**
+ * The caller's ACTIVE jobs as worker info, oldest first, a page at a time. With auth on, a page is
+ * read from every tenant's ACTIVE jobs and then narrowed to the caller's: a page may hold fewer than
+ * `limit` (even none) while a `link` to the next one is still given.
+ */
+export async function listWorkers(deps: ApiDeps, req: ApiRequest, tenant?: string): Promise<ApiResponse> {
   const page = readPage(req.query, WORKER_PAGES, activeJobPageKey);
   const { items, next } = await deps.jobs.pageActive(page);
   const now = deps.now();
-  return json(200, { workers: items.map((j) => workerInfo(j, now)) }, nextPageHeaders(req, next));
+  const workers = items.filter((j) => visibleTo(j, tenant)).map((j) => workerInfo(j, now));
+  return json(200, { workers }, nextPageHeaders(req, next));
 }
 
-export async function getJob(deps: ApiDeps, req: ApiRequest): Promise<ApiResponse> {
+/** Another tenant's job is a 404, exactly like a job that does not exist. */
+export async function getJob(deps: ApiDeps, req: ApiRequest, tenant?: string): Promise<ApiResponse> {
   const id = jobIdParam(req);
   const job = await deps.jobs.get(id);
-  if (!job) throw notFound(`no job ${id}`);
+  if (!job || !visibleTo(job, tenant)) throw notFound(`no job ${id}`);
   return json(200, workerInfo(job, deps.now()));
 }

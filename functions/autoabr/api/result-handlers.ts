@@ -2,7 +2,7 @@
  * An output's results as JSON or CSV/TSV, a page at a time; the latest job of the output's name says
  * where its files are. Charts and ladders, which need every file at once, are in chart-handlers.ts.
  */
-import { HttpError } from '../../../core/errors';
+import { HttpError, notFound } from '../../../core/errors';
 import { type ApiRequest, type ApiResponse, json } from '../../../core/http';
 import { nextPageHeaders, type PageLimits, readPage } from '../../../core/paging';
 import { isStoreUnavailable } from '../../../core/store-errors';
@@ -22,12 +22,18 @@ import { formatParam, outputParam } from './params';
  */
 export const RESULT_PAGES: PageLimits = { defaultLimit: 10_000, maxLimit: 10_000 };
 
-/** Where an output's results are: the latest job of that name decides (its pipeline may name a bucket). */
+/**
+ * Where an output's results are: the latest job of that name decides (its pipeline may name a bucket).
+ * With auth on (`tenant` given) only the caller's own jobs count, and an output none of them made is a
+ * 404: a tenant reads only what its jobs wrote, under its own prefix (job.ts tenantResultPrefix).
+ */
 export async function locate(
   deps: ApiDeps,
   output: string,
+  tenant?: string,
 ): Promise<{ job: JobItem | undefined; loc: ResultLocation }> {
-  const job = await deps.jobs.latestByName(output);
+  const job = await deps.jobs.latestByName(output, tenant);
+  if (tenant !== undefined && !job) throw notFound(`no results for ${output}`);
   return {
     job,
     loc: {
@@ -64,12 +70,17 @@ export async function read(
 }
 
 /** A page of the compiled results of an output (every model, or `model` only) as JSON, CSV or TSV. */
-export async function results(deps: ApiDeps, req: ApiRequest, model?: ModelName): Promise<ApiResponse> {
+export async function results(
+  deps: ApiDeps,
+  req: ApiRequest,
+  model?: ModelName,
+  tenant?: string,
+): Promise<ApiResponse> {
   const output = outputParam(req);
   // svg (one model only) is routed to chart-handlers.ts; it is listed so a bad format names it.
   const format = formatParam(req, model ? (['csv', 'tsv', 'svg'] as const) : (['csv', 'tsv'] as const));
   const { limit, after } = readPage(req.query, RESULT_PAGES, resultPageKey(model));
-  const { job, loc } = await locate(deps, output);
+  const { job, loc } = await locate(deps, output, tenant);
   const { files, next } = await read(deps, loc, { model, limit, after: after?.after });
   const paging = nextPageHeaders(req, next === undefined ? undefined : { after: next });
   if (format === 'csv' || format === 'tsv') {

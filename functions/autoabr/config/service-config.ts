@@ -124,6 +124,8 @@ function ecsConfigFromEnv(env: Env): EcsConfig {
 
 export interface ApiConfig {
   stage: string;
+  /** AUTOABR_REQUIRE_AUTH: every route but `GET /` needs a token with the autoabr scope (api/auth.ts). */
+  requireAuth: boolean;
   /** Attempts per job (capped by the queue's maxReceiveCount, which backs it up). */
   maxAttempts: number;
   /** How long an API instance trusts its view of the settings cache generation. */
@@ -137,6 +139,7 @@ export interface ApiConfig {
 export function apiConfigFromEnv(env: Env = process.env): ApiConfig {
   return {
     stage: readString('ONAIR_STAGE', 'test', env),
+    requireAuth: readBool('AUTOABR_REQUIRE_AUTH', false, env),
     maxAttempts: readInt(
       'AUTOABR_MAX_ATTEMPTS',
       queues.autoabrJobs.maxReceiveCount,

@@ -52,6 +52,8 @@ export interface Progress {
 
 export interface JobItem {
   id: string;
+  /** The tenant (token subject) that submitted it; absent when auth is off (the implicit tenant). */
+  tenant?: string;
   status: JobStatus;
   phase: JobPhase;
   name: string;
@@ -81,12 +83,27 @@ export interface JobItem {
   worker?: string;
 }
 
+/**
+ * Whether `tenant` may see the job: with auth off (tenant undefined) every job is the one implicit
+ * tenant's; with auth on only the tenant that submitted it sees it.
+ */
+export const visibleTo = (job: Pick<JobItem, 'tenant'>, tenant: string | undefined): boolean =>
+  tenant === undefined || job.tenant === tenant;
+
+/**
+ * A tenant's jobs write their results under a prefix of their own, `<tenant>/<resultPrefix>`, so two
+ * tenants' outputs of the same name never share files; with auth off the prefix is as configured.
+ */
+export const tenantResultPrefix = (tenant: string | undefined, prefix: string): string =>
+  tenant === undefined ? prefix : `${tenant}/${prefix}`;
+
 /** Score files a job will write: every rung for every model. */
 export const totalFiles = (job: Pick<JobSpec, 'models' | 'bitrates' | 'resolutions'>): number =>
   job.models.length * job.bitrates.length * job.resolutions.length;
 
 export interface NewJob {
   id: string;
+  tenant?: string;
   spec: JobSpec;
   encodingSettingsUrl?: string;
   pipelineUrl?: string;
@@ -99,6 +116,7 @@ export interface NewJob {
 export function newJob(n: NewJob): JobItem {
   return {
     id: n.id,
+    ...(n.tenant === undefined ? {} : { tenant: n.tenant }),
     status: 'ACTIVE',
     phase: 'QUEUED',
     name: n.spec.name,

@@ -21,8 +21,11 @@ export interface JobPage {
 export interface JobStore {
   create(job: JobItem): Promise<void>;
   get(id: string): Promise<JobItem | undefined>;
-  /** The most recently created job with this name. */
-  latestByName(name: string): Promise<JobItem | undefined>;
+  /**
+   * The most recently created job with this name: among `tenant`'s jobs when given, among the jobs
+   * without a tenant (auth off) otherwise.
+   */
+  latestByName(name: string, tenant?: string): Promise<JobItem | undefined>;
   /** Every ACTIVE job, oldest first (the dispatcher's sweep). */
   listActive(): Promise<JobItem[]>;
   /** At most `limit` ACTIVE jobs, oldest first, after `after`; a page also stops short of 4 MB. */
