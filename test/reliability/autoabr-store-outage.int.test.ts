@@ -7,22 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { type AutoabrSystem, jobRequest, startAutoabr } from '../autoabr/support/system';
-import { childProcessWith } from './support/process';
+import { DynamoDbSwitch, expectStoreUnavailable, OUTAGE_TIMEOUTS } from './support/dynamodb-outage';
 import { type Probe, send } from './support/raw-http';
 
-const TIMEOUTS = { AWS_CONNECT_TIMEOUT_MS: '500', AWS_REQUEST_TIMEOUT_MS: '1000', AWS_MAX_ATTEMPTS: '2' };
-/** Every attempt timing out, the SDK's backoff between them, and room for a loaded machine. */
-const BUDGET_MS = 2 * 1000 + 2500;
-
 let abr: AutoabrSystem;
-let dynamoPid: number;
-/** Whether this test has the JVM stopped right now: it must never be left so. */
-let frozen = false;
-
-function signal(name: 'SIGSTOP' | 'SIGCONT' | 'SIGKILL') {
-  process.kill(dynamoPid, name);
-  frozen = name === 'SIGSTOP';
-}
+let dynamo: DynamoDbSwitch;
 
 interface Request extends Probe {
   name: string;
@@ -44,11 +33,8 @@ const call = (r: Request) =>
   send(abr.url, { ...r, path: r.path.replace('{id}', jobId), method: r.method ?? 'GET', timeoutMs: 15_000 });
 
 beforeAll(async () => {
-  abr = await startAutoabr(TIMEOUTS);
-  const port = new URL(abr.system.urls.dynamodb!).port;
-  const pid = childProcessWith(['DynamoDBLocal.jar', '-port', port]);
-  if (!pid) throw new Error(`no DynamoDB Local child on port ${port}`);
-  dynamoPid = pid;
+  abr = await startAutoabr(OUTAGE_TIMEOUTS);
+  dynamo = new DynamoDbSwitch(abr.system.urls.dynamodb!);
   const created = await send(abr.url, { method: 'POST', path: '/autoabr', body: jobRequest('steady') });
   expect(created.status, created.text).toBe(201);
   jobId = (created.json as { id: string }).id;
@@ -57,21 +43,17 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Never leave the JVM stopped, whatever failed.
-  if (frozen) signal('SIGCONT');
+  if (dynamo?.frozen) dynamo.signal('SIGCONT');
   await abr?.stop();
 });
 
 async function expectUnavailable(r: Request) {
-  const answer = await call(r);
-  expect(answer.status, answer.text.slice(0, 200)).toBe(503);
-  expect(answer.headers['retry-after']).toMatch(/^\d+$/);
-  expect(answer.json).toMatchObject({ code: 'store_unavailable' });
-  expect(answer.elapsedMs).toBeLessThan(BUDGET_MS);
+  expectStoreUnavailable(await call(r));
 }
 
 describe('a frozen DynamoDB', () => {
   beforeAll(() => {
-    signal('SIGSTOP');
+    dynamo.signal('SIGSTOP');
   });
 
   it.each(requests)('$name answers 503 with Retry-After within the configured timeouts', async (r) => {
@@ -81,7 +63,7 @@ describe('a frozen DynamoDB', () => {
 
 describe('a DynamoDB thawed again', () => {
   beforeAll(() => {
-    signal('SIGCONT');
+    dynamo.signal('SIGCONT');
   });
 
   it.each(requests)('$name succeeds again', async (r) => {
@@ -95,7 +77,7 @@ describe('a DynamoDB thawed again', () => {
 
 describe('a DynamoDB that is gone', () => {
   beforeAll(() => {
-    signal('SIGKILL');
+    dynamo.signal('SIGKILL');
   });
 
   it.each(requests)('$name answers 503 with Retry-After, not 500', async (r) => {

@@ -6,13 +6,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { type StaticServer, startStaticServer } from '../support/static-server';
-import { childProcessWith } from './support/process';
+import { DynamoDbSwitch } from './support/dynamodb-outage';
 import { captureLogLines, createLoopChannel, playThroughStoreLoss } from './support/store-loss';
 import { expectPlayedThrough } from './support/store-loss-checks';
 
@@ -52,11 +52,7 @@ describe(`a channel whose DynamoDB is killed for two minutes${skipReason}`, () =
       const playback = await createLoopChannel(system, 'ddbloss', `${origin.url}/${fixtures.vodA.path}`);
       const before = log.lines.length;
       const run = await playThroughStoreLoss(playback, {
-        kill: () => {
-          const jvm = childProcessWith(['DynamoDBLocal.jar', '-port', port]);
-          expect(jvm, 'the test’s own DynamoDB Local').toBeDefined();
-          process.kill(jvm!, 'SIGKILL');
-        },
+        kill: () => new DynamoDbSwitch(system.urls.dynamodb!).signal('SIGKILL'),
         revive: async () => {
           revived = await startDynamoDbLocal({ port: Number(port), dataDir: join(dataDir, 'dynamodb') });
         },

@@ -7,37 +7,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { type Apis, startApis } from './support/apis';
-import { childProcessWith } from './support/process';
+import { DynamoDbSwitch, expectStoreUnavailable, OUTAGE_TIMEOUTS } from './support/dynamodb-outage';
 import { type Probe, send } from './support/raw-http';
-
-const TIMEOUTS = { AWS_CONNECT_TIMEOUT_MS: '500', AWS_REQUEST_TIMEOUT_MS: '1000', AWS_MAX_ATTEMPTS: '2' };
-/** Every attempt timing out, the SDK's backoff between them, and room for a loaded machine. */
-const BUDGET_MS = 2 * 1000 + 2500;
 
 let apis: Apis;
 let auth: Record<string, string>;
-let dynamoPid: number;
-/** Whether this test has the JVM stopped right now: it must never be left so. */
-let frozen = false;
-
-function signal(name: 'SIGSTOP' | 'SIGCONT' | 'SIGKILL') {
-  process.kill(dynamoPid, name);
-  frozen = name === 'SIGSTOP';
-}
+let dynamo: DynamoDbSwitch;
 
 beforeAll(async () => {
-  apis = await startApis(TIMEOUTS);
+  apis = await startApis(OUTAGE_TIMEOUTS);
   auth = await apis.operator('outage', 5);
-  const port = new URL(apis.system.urls.dynamodb!).port;
-  const pid = childProcessWith(['DynamoDBLocal.jar', '-port', port]);
-  if (!pid) throw new Error(`no DynamoDB Local child on port ${port}`);
-  dynamoPid = pid;
+  dynamo = new DynamoDbSwitch(apis.system.urls.dynamodb!);
   for (const probe of requests) expect((await call(probe)).status).toBeLessThan(300);
 });
 
 afterAll(async () => {
   // Never leave the JVM stopped, whatever failed.
-  if (frozen) signal('SIGCONT');
+  if (dynamo?.frozen) dynamo.signal('SIGCONT');
   await apis?.stop();
 });
 
@@ -70,16 +56,12 @@ const call = (r: Request) =>
   });
 
 async function expectUnavailable(r: Request) {
-  const answer = await call(r);
-  expect(answer.status, answer.text.slice(0, 200)).toBe(503);
-  expect(answer.headers['retry-after']).toMatch(/^\d+$/);
-  expect(answer.json).toMatchObject({ code: 'store_unavailable' });
-  expect(answer.elapsedMs).toBeLessThan(BUDGET_MS);
+  expectStoreUnavailable(await call(r));
 }
 
 describe('a frozen DynamoDB', () => {
   beforeAll(() => {
-    signal('SIGSTOP');
+    dynamo.signal('SIGSTOP');
   });
 
   it.each(requests)('$name answers 503 with Retry-After within the configured timeouts', async (r) => {
@@ -89,7 +71,7 @@ describe('a frozen DynamoDB', () => {
 
 describe('a DynamoDB thawed again', () => {
   beforeAll(() => {
-    signal('SIGCONT');
+    dynamo.signal('SIGCONT');
   });
 
   it.each(requests.filter((r) => r.method !== 'POST'))('$name succeeds again', async (r) => {
@@ -103,7 +85,7 @@ describe('a DynamoDB thawed again', () => {
 
 describe('a DynamoDB that is gone', () => {
   beforeAll(() => {
-    signal('SIGKILL');
+    dynamo.signal('SIGKILL');
   });
 
   it.each(requests)('$name answers 503 with Retry-After, not 500', async (r) => {
