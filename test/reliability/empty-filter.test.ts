@@ -3,24 +3,17 @@
  * filter (400 naming `filter`), never the cached unfiltered master.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../engine-container/src/engine';
-import { fakeWorld, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
+import type { Engine } from '../../engine-container/src/engine';
+import { fakeWorld, startNewsEngine } from '../engine/helpers/engine-fixtures';
 
 const world = fakeWorld();
 let engine: Engine;
 let base: string;
 
 beforeAll(async () => {
-  engine = new Engine(new ScriptedAssetManager(() => vodResponse(world.a)), {
-    port: 0,
-    host: '127.0.0.1',
-    fetch: world.origin.fetch,
-    defaultSlateUri: world.slate,
-    channelManager: { getChannels: () => [{ id: 'news', name: 'News' }] },
+  ({ engine, base } = await startNewsEngine(world, {
     autoCreateSession: true,
-  });
-  await engine.start();
-  base = `http://127.0.0.1:${engine.port}`;
+  }));
 });
 
 afterAll(async () => {

@@ -4,24 +4,18 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../engine-container/src/engine';
-import { fakeWorld, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
+import type { Engine } from '../../engine-container/src/engine';
+import { fakeWorld, startNewsEngine } from '../engine/helpers/engine-fixtures';
 
 const world = fakeWorld();
 let engine: Engine;
 
 beforeAll(async () => {
-  engine = new Engine(new ScriptedAssetManager(() => vodResponse(world.a)), {
-    port: 0,
-    host: '127.0.0.1',
-    fetch: world.origin.fetch,
-    defaultSlateUri: world.slate,
-    channelManager: { getChannels: () => [{ id: 'news', name: 'News' }] },
+  ({ engine } = await startNewsEngine(world, {
     sessionResetKey: 'secret',
     sessionEventStream: true,
     autoCreateSession: true,
-  });
-  await engine.start();
+  }));
 });
 
 afterAll(() => engine.stop());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
-import { Engine } from '../../engine-container/src/engine';
-import { fakeWorld, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
+import type { Engine } from '../../engine-container/src/engine';
+import { fakeWorld, startNewsEngine } from '../engine/helpers/engine-fixtures';
 
 const world = fakeWorld();
 let engine: Engine;
@@ -9,11 +9,7 @@ let base: string;
 const open: AbortController[] = [];
 
 beforeAll(async () => {
-  engine = new Engine(new ScriptedAssetManager(() => vodResponse(world.a)), {
-    port: 0,
-    host: '127.0.0.1',
-    fetch: world.origin.fetch,
-    defaultSlateUri: world.slate,
+  ({ engine, base } = await startNewsEngine(world, {
     channelManager: {
       getChannels: () => [
         { id: 'news', name: 'News' },
@@ -23,9 +19,7 @@ beforeAll(async () => {
     sessionEventStream: true,
     eventStreamMaxClientsPerChannel: 2,
     eventStreamMaxClients: 3,
-  });
-  await engine.start();
-  base = `http://127.0.0.1:${engine.port}`;
+  }));
 });
 
 afterAll(async () => {

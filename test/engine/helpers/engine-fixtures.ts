@@ -1,5 +1,6 @@
 /** A small world for engine tests: an origin with VODs of different ladders, a slate, and broken URLs. */
 import { type EngineOptions, resolveConfig } from '../../../engine-container/src/config';
+import { Engine } from '../../../engine-container/src/engine';
 import { EngineCore } from '../../../engine-container/src/engine-core';
 import type { IAssetManager, VodResponse } from '../../../engine-container/src/types';
 import { FakeOrigin, mediaPlaylist, simpleVod } from './playlists';
@@ -72,4 +73,24 @@ export function makeCore(
   const clock = sharedClock ?? { now: startMs };
   const core = new EngineCore(am, resolveConfig({ clock: () => clock.now, ...rest }, {}));
   return { core, clock };
+}
+
+/**
+ * An Engine on a free loopback port playing world.a on channel `news` (options may add or override),
+ * started; `base` is its URL.
+ */
+export async function startNewsEngine(
+  world: ReturnType<typeof fakeWorld>,
+  options: EngineOptions = {},
+): Promise<{ engine: Engine; base: string }> {
+  const engine = new Engine(new ScriptedAssetManager(() => vodResponse(world.a)), {
+    port: 0,
+    host: '127.0.0.1',
+    fetch: world.origin.fetch,
+    defaultSlateUri: world.slate,
+    channelManager: { getChannels: () => [{ id: 'news', name: 'News' }] },
+    ...options,
+  });
+  await engine.start();
+  return { engine, base: `http://127.0.0.1:${engine.port}` };
 }
