@@ -4,14 +4,11 @@
  * connects to the very address it checked. This file holds what both the fetch and the APIs that take
  * URLs (channel create) share: the refusal error and the checks of a URL's shape.
  */
-import { decideHost, isBlockedAddress } from './address-policy';
+import { decideHost } from './address-policy';
 
 export class BlockedUrlError extends Error {
   override name = 'BlockedUrlError';
 }
-
-/** True for addresses a user-supplied URL must not reach (address-policy.ts). */
-export const isPrivateAddress = isBlockedAddress;
 
 /** Checked by bounded-fetch before every hop; throws to refuse. */
 export type UrlGuard = (url: URL) => Promise<void>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress } from '../../core/fetch/url-guard';
+import { isBlockedAddress as isPrivateAddress } from '../../core/fetch/address-policy';
 
 describe('isPrivateAddress', () => {
   it('flags loopback, private, link-local and metadata addresses', () => {
