@@ -6,6 +6,7 @@
  */
 
 import { logger } from '../../core/logger';
+import { mediaOf } from '../../core/media-shape';
 import type { Channel as StoredChannel } from '../../functions/channel/model';
 import type { ChannelStore } from '../../functions/channel/stores/channel-store';
 import { HEALTHY, type OutageState, recordFailure } from '../src/channel/outage';
@@ -23,7 +24,7 @@ export const toEngineChannel = (c: StoredChannel): Channel => {
   const options: OnairChannelOptions = { type: c.type, url: c.url, tenant: c.tenant };
   if (c.opts?.preroll)
     options.preroll = { uri: c.opts.preroll.url, durationMs: Number(c.opts.preroll.duration) };
-  return { id: c.name, name: c.name, options };
+  return { id: c.name, name: c.name, ...mediaOf(c.opts), options };
 };
 
 export class ChannelTableManager implements IChannelManager {

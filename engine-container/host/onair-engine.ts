@@ -49,6 +49,10 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
     sources.push({ name: 'schedule', channels: schedule.channelManager, assets: schedule.assetManager });
   const composite = new CompositeSources(sources);
   const engine = new Engine(composite, {
+    // What the source has, the channel plays: demuxed audio and WebVTT renditions whenever the
+    // channel's first VOD or its declared tracks have them (docs/media.md). No setting needed.
+    useDemuxedAudio: true,
+    useVTTSubtitles: true,
     ...config.options,
     fetch,
     channelManager: composite,

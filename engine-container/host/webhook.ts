@@ -2,12 +2,13 @@
  * The WebHook channel contract (engine-container/README.md, "WebHook channels"): the engine calls
  *   GET <url>?channelId=<name>
  * and expects 200 with JSON { id, title, hlsUrl, prerollUrl?, prerollDurationMs?, desiredOffsetMs?,
- * desiredDurationMs?, type?: 'gap' }. A timeout, a non-200, a body over 64 KiB, a refused address
+ * desiredDurationMs?, type?: 'gap', audioTracks?, subtitleTracks?, closedCaptions?, profile? }. A timeout, a non-200, a body over 64 KiB, a refused address
  * (the host's guarded fetch) or a body that does not match → the engine plays its slate, logs why,
  * and its public event stream shows only the error's code.
  */
 import { z } from 'zod';
 import { type FetchLike, fetchOkText } from '../../core/fetch/bounded-fetch';
+import { mediaOf, mediaShapeFields } from '../../core/media-shape';
 import { httpUrl } from '../../core/validation';
 import type { VodResponse } from '../src/types';
 
@@ -23,6 +24,11 @@ export const webhookAnswerSchema = z
     desiredOffsetMs: ms.optional(),
     desiredDurationMs: ms.optional(),
     type: z.literal('gap').optional(),
+    // The channel's media shape (docs/media.md); only the answer that starts the channel counts.
+    audioTracks: mediaShapeFields.audioTracks,
+    subtitleTracks: mediaShapeFields.subtitleTracks,
+    closedCaptions: mediaShapeFields.closedCaptions,
+    profile: mediaShapeFields.profile,
   })
   .refine((a) => a.type === 'gap' || a.hlsUrl, {
     message: 'hlsUrl is required unless type is gap',
@@ -58,7 +64,9 @@ export function webhookUrl(url: string, channelId: string): string {
 }
 
 export function toVodResponse(answer: WebhookAnswer): VodResponse {
+  const { slate: _none, ...media } = mediaOf(answer);
   return {
+    ...(Object.keys(media).length ? { media } : {}),
     id: answer.id,
     title: answer.title,
     ...(answer.hlsUrl ? { uri: answer.hlsUrl } : {}),

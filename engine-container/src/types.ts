@@ -43,6 +43,11 @@ export interface VodResponse {
   unixTs?: number;
   /** Plays an ad before this VOD, decorated with cue tags. */
   preroll?: Preroll;
+  /**
+   * Our extension: the channel's media shape, for a channel that declares none itself (a WebHook
+   * channel's answer). Only the answer that starts the channel counts: its master never changes.
+   */
+  media?: ChannelMedia;
 }
 
 export interface IAssetManager {
@@ -94,6 +99,9 @@ export interface Channel {
   subtitleTracks?: SubtitleTrack[];
   options?: ChannelOptions;
 }
+
+/** What a channel declares about its renditions (docs/media.md). */
+export type ChannelMedia = Pick<Channel, 'audioTracks' | 'subtitleTracks' | 'closedCaptions' | 'profile'>;
 
 export interface IChannelManager {
   getChannels(): Channel[] | Promise<Channel[]>;

@@ -7,9 +7,12 @@
  *   name that resolves to one is refused when the engine fetches it: docs/security.md).
  * - opts.preroll.duration: numeric text, whole milliseconds, 1..600000 (10 minutes). Loop channels only:
  *   a WebHook's answer carries its own preroll.
+ * - opts.audioTracks, subtitleTracks, closedCaptions, profile, slate: the channel's media shape
+ *   (core/media-shape.ts, shared with the schedule service and WebHook answers; docs/media.md).
  */
 import { z } from 'zod';
 import { isLiteralPrivateUrl } from '../../core/fetch/url-guard';
+import { mediaShapeFields } from '../../core/media-shape';
 import { httpUrl, plainText } from '../../core/validation';
 
 export const CHANNEL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -40,7 +43,10 @@ export const createChannelSchema = z
       errorMap: () => ({ message: `must be one of ${channelTypes.join(', ')}` }),
     }),
     url: httpUrl,
-    opts: z.object({ preroll: preroll.optional() }).strict().optional(),
+    opts: z
+      .object({ preroll: preroll.optional(), ...mediaShapeFields })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((req, ctx) => {
@@ -56,9 +62,12 @@ export const createChannelSchema = z
 export type CreateChannelRequest = z.infer<typeof createChannelSchema>;
 
 /** The first field whose URL is, as written, a private or loopback address (or localhost); else undefined. */
-export function privateUrlField(req: CreateChannelRequest): 'url' | 'opts.preroll.url' | undefined {
+export function privateUrlField(
+  req: CreateChannelRequest,
+): 'url' | 'opts.preroll.url' | 'opts.slate' | undefined {
   if (isLiteralPrivateUrl(req.url)) return 'url';
   if (req.opts?.preroll && isLiteralPrivateUrl(req.opts.preroll.url)) return 'opts.preroll.url';
+  if (req.opts?.slate && isLiteralPrivateUrl(req.opts.slate)) return 'opts.slate';
   return undefined;
 }
 

@@ -36,7 +36,7 @@ export async function createChannel(
     name: req.name,
     type: req.type,
     url: req.url,
-    ...(req.opts?.preroll ? { opts: { preroll: req.opts.preroll } } : {}),
+    ...(req.opts && Object.keys(req.opts).length ? { opts: req.opts } : {}),
     createdAt: nowMs,
   };
   const created = await deps.channels.create(channel, principal.maxChannels);

@@ -1,4 +1,5 @@
 /** A channel as the channel service stores it; the engine fleet reads the same records. */
+import type { MediaShape } from '../../core/media-shape';
 import type { ChannelType } from './channel-schema';
 
 export interface Channel {
@@ -9,7 +10,8 @@ export interface Channel {
   name: string;
   type: ChannelType;
   url: string;
-  opts?: { preroll?: { url: string; duration: string } };
+  /** The create request's opts as given: a preroll and the media shape (core/media-shape.ts). */
+  opts?: { preroll?: { url: string; duration: string } } & MediaShape;
   /** Milliseconds since the epoch. */
   createdAt: number;
 }

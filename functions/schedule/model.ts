@@ -2,12 +2,16 @@
  * The schedule service's data, as the API shows it and as the stores keep it. Times are Unix
  * milliseconds in data and ISO 8601 UTC in text, as everywhere in onair.
  */
+import type { MediaShape } from '../../core/media-shape';
 
 /** Channel and auto-scheduler ids (docs/schedule-api.md): they appear in paths and DynamoDB keys. */
 export const SCHEDULE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** A schedule channel: `id` chosen by the caller, `tenant` = the API's host:port. */
-export interface ScheduleChannel {
+/**
+ * A schedule channel: `id` chosen by the caller, `tenant` = the API's host:port, and the media shape
+ * it plays (audio/subtitle languages, captions, profile, slate: core/media-shape.ts).
+ */
+export interface ScheduleChannel extends MediaShape {
   id: string;
   tenant: string;
   title: string;

@@ -6,6 +6,7 @@
  */
 
 import type { Logger } from '../../../core/logger';
+import { mediaOf } from '../../../core/media-shape';
 import { playbackChannelId } from '../../../functions/schedule/playback-id';
 import type { Channel, IChannelManager } from '../../src/index';
 import type { ScheduleSource } from './schedule-client';
@@ -29,6 +30,8 @@ export class ScheduleChannelManager implements IChannelManager {
         id: playbackChannelId(c.tenant, c.id),
         name: c.title,
         ...(this.options.slate ? { slate: this.options.slate } : {}),
+        // The channel's own media shape, its slate included, wins over the plug-in's slate.
+        ...mediaOf(c),
       }));
     } catch (err) {
       if (!this.last) throw err;

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { type FetchLike, fetchText } from '../../../core/fetch/bounded-fetch';
+import { mediaShapeFields } from '../../../core/media-shape';
 
 export interface ScheduleClientOptions {
   /** `{schedule_api_url}`, e.g. http://localhost:8090/api/v1. */
@@ -27,7 +28,9 @@ export interface ScheduleSource {
   schedule(channelId: string, fromMs: number, toMs: number, tenant?: string): Promise<ScheduleEntry[]>;
 }
 
-const channelSchema = z.object({ id: z.string(), tenant: z.string(), title: z.string() }).passthrough();
+const channelSchema = z
+  .object({ id: z.string(), tenant: z.string(), title: z.string(), ...mediaShapeFields })
+  .passthrough();
 const channelsSchema = z.array(channelSchema);
 const entrySchema = z.object({
   id: z.string(),

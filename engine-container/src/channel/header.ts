@@ -7,7 +7,7 @@
 import type { EngineConfig } from '../config';
 import { buildLadder } from '../ladder/output-ladder';
 import type { ChannelHeader } from '../playout/append';
-import type { Channel } from '../types';
+import type { Channel, ChannelMedia } from '../types';
 import type { ParsedVod } from '../vod/parsed-vod';
 import type { PlannedItem } from './planner';
 
@@ -30,5 +30,19 @@ export function decideHeader(
 ): ChannelHeader {
   const main = planned.find((p) => p.draft.kind === 'vod') ?? planned.find((p) => !p.vod.gap) ?? planned[0]!;
   const vods = [...planned.map((p) => p.vod), ...(slate ? [slate] : [])];
-  return { ladder: buildLadder(channel, main.vod, config), targetDurationS: targetDurationFor(vods, config) };
+  const shaped = withAnswerMedia(channel, planned.find((p) => p.media)?.media);
+  return { ladder: buildLadder(shaped, main.vod, config), targetDurationS: targetDurationFor(vods, config) };
+}
+
+/** What the channel declares wins, field by field; the asset manager's answer fills what it leaves open. */
+export function withAnswerMedia(channel: Channel, media: ChannelMedia | undefined): Channel {
+  if (!media) return channel;
+  const pick = <K extends keyof ChannelMedia>(k: K) => (channel[k]?.length ? channel[k] : media[k]);
+  return {
+    ...channel,
+    audioTracks: pick('audioTracks'),
+    subtitleTracks: pick('subtitleTracks'),
+    closedCaptions: pick('closedCaptions'),
+    profile: pick('profile'),
+  };
 }

@@ -10,7 +10,7 @@ import type { EngineEvents } from '../events';
 import type { Metrics } from '../metrics';
 import { loopDraft, type VodPlan, vodDraft } from '../playout/drafts';
 import type { ItemDraft } from '../playout/item';
-import type { Channel, IAssetManager, ScheduleEvent, VodResponse } from '../types';
+import type { Channel, ChannelMedia, IAssetManager, ScheduleEvent, VodResponse } from '../types';
 import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
 import { gapUri } from '../vod/synthetic-gap';
 import type { VodCache } from '../vod/vod-cache';
@@ -27,6 +27,8 @@ export interface PlannerDeps {
 export interface PlannedItem {
   draft: ItemDraft;
   vod: ParsedVod;
+  /** The media shape the asset manager answered with (used when the channel declares none). */
+  media?: ChannelMedia;
 }
 
 export interface PlanContext {
@@ -112,7 +114,11 @@ export class Planner {
         diffCompensationRate: config.diffCompensationRate,
         timedMetadata: response.timedMetadata,
       };
-      return [...(preroll ? [preroll] : []), { draft: vodDraft(referenceTrack(vod), plan), vod }];
+      const media = response.media;
+      return [
+        ...(preroll ? [preroll] : []),
+        { draft: vodDraft(referenceTrack(vod), plan), vod, ...(media ? { media } : {}) },
+      ];
     } catch (err) {
       this.report(ctx.channel, err, response);
       return this.slate(ctx, (err as Error)?.message ?? 'error', { repetitions: config.slateRepetitions });

@@ -23,6 +23,8 @@ export interface MasterMedia {
   default: boolean;
   autoselect: boolean;
   channels?: string;
+  /** CLOSED-CAPTIONS only: which in-band service (CC1..CC4, SERVICE1..SERVICE63). */
+  instreamId?: string;
   /** Absent for closed captions and for audio carried in the variant itself. */
   uri?: string;
 }
@@ -68,6 +70,7 @@ function mediaFrom(list: AttributeList, base: string): MasterMedia | undefined {
     default: attr(list, 'DEFAULT') === 'YES',
     autoselect: attr(list, 'AUTOSELECT') === 'YES',
     channels: attr(list, 'CHANNELS'),
+    instreamId: attr(list, 'INSTREAM-ID'),
     uri: uri === undefined ? undefined : resolveUri(uri, base),
   };
 }

@@ -35,6 +35,35 @@ export function mapVariantIndex(
   return best;
 }
 
+const VIDEO_CODEC = /avc|hvc|hev|av01|vp0|vp9|dvh|dva/i;
+interface Rung {
+  codecs?: string;
+  width?: number;
+  resolution?: unknown;
+}
+/** An audio-only rung says so by having neither a resolution nor a video codec. */
+const hasVideo = (v: Rung): boolean =>
+  v.width !== undefined || v.resolution !== undefined || VIDEO_CODEC.test(v.codecs ?? '');
+
+/**
+ * Output variant k's source variant: video rungs map among the VOD's video rungs and an audio-only rung
+ * among its audio-only rungs (by rank when the counts match, else nearest bandwidth), so a video rung
+ * never turns audio-only. A kind the VOD lacks maps to the nearest of all its variants.
+ */
+export function variantIndexFor(ladder: OutputLadder, k: number, vod: ParsedVod, nearest: boolean): number {
+  const kind = hasVideo(ladder.variants[k]!);
+  const outPool = ladder.variants.flatMap((v, i) => (hasVideo(v) === kind ? [i] : []));
+  const sameKind = vod.variants.flatMap((v, i) => (hasVideo(v) === kind ? [i] : []));
+  const pool = sameKind.length > 0 ? sameKind : vod.variants.map((_, i) => i);
+  const index = mapVariantIndex(
+    outPool.map((i) => ladder.variants[i]!.bandwidth),
+    outPool.indexOf(k),
+    pool.map((i) => vod.variants[i]!.bandwidth),
+    nearest || sameKind.length === 0,
+  );
+  return pool[index]!;
+}
+
 function audioGroupFor(vod: ParsedVod, out: OutputAudio): string {
   const groups = [...new Set(vod.audio.map((a) => a.groupId))];
   const byChannels = out.channels
@@ -81,14 +110,7 @@ function subtitleTrack(vod: ParsedVod, language: string, opts: MappingOptions): 
 export function trackFor(vod: ParsedVod, ladder: OutputLadder, key: string, opts: MappingOptions): Track {
   if (key.startsWith('v')) {
     if (vod.variants.length === 1) return referenceTrack(vod);
-    const k = Number(key.slice(1));
-    const out = ladder.variants.map((v) => v.bandwidth);
-    const index = mapVariantIndex(
-      out,
-      k,
-      vod.variants.map((v) => v.bandwidth),
-      opts.alwaysMapBandwidthByNearest,
-    );
+    const index = variantIndexFor(ladder, Number(key.slice(1)), vod, opts.alwaysMapBandwidthByNearest);
     return vod.variants[index]!.track;
   }
   if (key.startsWith('a:')) {

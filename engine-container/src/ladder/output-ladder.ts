@@ -28,6 +28,15 @@ export interface OutputAudio {
   codec?: string;
 }
 
+/** A TYPE=CLOSED-CAPTIONS rendition: the captions travel inside the video, so it has no playlist. */
+export interface OutputCaption {
+  language: string;
+  name: string;
+  default: number;
+  autoselect: number;
+  instreamId: string;
+}
+
 export interface OutputSubtitle {
   language: string;
   name: string;
@@ -39,6 +48,8 @@ export interface OutputLadder {
   variants: OutputVariant[];
   audio: OutputAudio[];
   subtitles: OutputSubtitle[];
+  /** Absent in logs written before captions were decided with the ladder (the master then reads the channel's). */
+  captions?: OutputCaption[];
 }
 
 export interface LadderOptions {
@@ -115,12 +126,20 @@ function fromProfile(
   return { variants, audio };
 }
 
-function fromVod(vod: ParsedVod, audioTracks: Track[], opts: LadderOptions): Omit<OutputLadder, 'subtitles'> {
-  const demux = opts.useDemuxedAudio && vod.audio.length > 0 && audioTracks.length > 0;
+/** Audio group of a channel whose tracks are declared but whose first VOD has its audio muxed. */
+export const DECLARED_AUDIO_GROUP = 'audio';
+
+function fromVod(
+  vod: ParsedVod,
+  audioTracks: Track[],
+  declared: boolean,
+  opts: LadderOptions,
+): Omit<OutputLadder, 'subtitles'> {
+  const demux = opts.useDemuxedAudio && (vod.audio.length > 0 || declared) && audioTracks.length > 0;
   const groups = demux
     ? [...new Set(vod.variants.map((v) => v.audioGroup).filter((g): g is string => !!g))]
     : [];
-  if (demux && groups.length === 0) groups.push(vod.audio[0]!.groupId);
+  if (demux && groups.length === 0) groups.push(vod.audio[0]?.groupId ?? DECLARED_AUDIO_GROUP);
   const defaults = markDefault(audioTracks);
   const audio = groups.flatMap((g) =>
     audioTracks.map((t, i) => ({
@@ -152,7 +171,7 @@ export function buildLadder(channel: Channel, vod: ParsedVod, opts: LadderOption
   const audioTracks = opts.useDemuxedAudio ? tracksOrVod(channel.audioTracks, vodAudio) : [];
   const base = channel.profile?.length
     ? fromProfile(channel, audioTracks, opts)
-    : fromVod(vod, audioTracks, opts);
+    : fromVod(vod, audioTracks, !!channel.audioTracks?.length, opts);
   const vodSubs = vod.subtitles.map((s) => ({
     language: s.language ?? s.name,
     name: s.name,
@@ -166,5 +185,27 @@ export function buildLadder(channel: Channel, vod: ParsedVod, opts: LadderOption
     default: s.default ? 1 : 0,
   }));
   // JSON round trip drops undefined fields: the ladder is stored as plain data.
-  return JSON.parse(JSON.stringify({ ...base, subtitles })) as OutputLadder;
+  return JSON.parse(
+    JSON.stringify({ ...base, subtitles, captions: captionsFor(channel, vod) }),
+  ) as OutputLadder;
+}
+
+/**
+ * The channel's closedCaptions, else the first VOD's TYPE=CLOSED-CAPTIONS declarations: a source with
+ * captions never plays under CLOSED-CAPTIONS=NONE. One rendition per INSTREAM-ID.
+ */
+function captionsFor(channel: Channel, vod: ParsedVod): OutputCaption[] {
+  const declared = channel.closedCaptions?.length
+    ? channel.closedCaptions.map((c) => ({ ...c, language: c.lang, instreamId: c.id, autoselect: c.auto }))
+    : (vod.captions ?? []).map((m) => ({ ...m, language: m.language ?? '', instreamId: m.instreamId ?? '' }));
+  const seen = new Set<string>();
+  return declared
+    .filter((c) => c.instreamId && !seen.has(c.instreamId) && seen.add(c.instreamId))
+    .map((c) => ({
+      language: c.language,
+      name: c.name,
+      default: c.default ? 1 : 0,
+      autoselect: c.autoselect ? 1 : 0,
+      instreamId: c.instreamId,
+    }));
 }

@@ -3,7 +3,7 @@
  * also when a filter hides some variants, so a URL never changes meaning.
  */
 import { quotedSafe } from '../hls/attributes';
-import { type OutputLadder, SUBTITLE_GROUP } from '../ladder/output-ladder';
+import { type OutputCaption, type OutputLadder, SUBTITLE_GROUP } from '../ladder/output-ladder';
 import type { Channel } from '../types';
 import { PLAYLIST_VERSION } from './media-playlist';
 
@@ -19,6 +19,16 @@ const yesNo = (b: boolean | number | undefined): string => (b ? 'YES' : 'NO');
 
 export const audioPath = (groupId: string, language: string): string => `audio/${groupId}/${language}.m3u8`;
 export const subtitlePath = (language: string): string => `subs/${language}.m3u8`;
+
+/** A log written before the ladder held its captions: the channel's, as they were rendered then. */
+const legacyCaptions = (channel: Channel): OutputCaption[] =>
+  (channel.closedCaptions ?? []).map((c) => ({
+    language: c.lang,
+    name: c.name,
+    default: c.default ? 1 : 0,
+    autoselect: c.auto ? 1 : 0,
+    instreamId: c.id,
+  }));
 
 export function renderMasterPlaylist(channel: Channel, ladder: OutputLadder, opts: MasterOptions): string {
   const lines = ['#EXTM3U', `#EXT-X-VERSION:${PLAYLIST_VERSION}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
@@ -37,10 +47,10 @@ export function renderMasterPlaylist(channel: Channel, ladder: OutputLadder, opt
       `#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="${SUBTITLE_GROUP}",LANGUAGE="${s.language}",NAME="${quotedSafe(s.name)}",DEFAULT=${yesNo(s.default)},AUTOSELECT=YES,FORCED=NO,URI="${subtitlePath(s.language)}"`,
     );
   }
-  const captions = channel.closedCaptions ?? [];
+  const captions = ladder.captions ?? legacyCaptions(channel);
   for (const cc of captions) {
     lines.push(
-      `#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="${CC_GROUP}",LANGUAGE="${quotedSafe(cc.lang)}",NAME="${quotedSafe(cc.name)}",DEFAULT=${yesNo(cc.default)},AUTOSELECT=${yesNo(cc.auto)},INSTREAM-ID="${quotedSafe(cc.id)}"`,
+      `#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="${CC_GROUP}",LANGUAGE="${quotedSafe(cc.language)}",NAME="${quotedSafe(cc.name)}",DEFAULT=${yesNo(cc.default)},AUTOSELECT=${yesNo(cc.autoselect)},INSTREAM-ID="${quotedSafe(cc.instreamId)}"`,
     );
   }
   const indexes = opts.variantIndexes ?? ladder.variants.map((_, i) => i);

@@ -65,7 +65,8 @@ async function load(uri: string, opts: VodLoadOptions): Promise<ParsedVod> {
     Promise.all(master.variants.map(async (variant) => ({ variant, playlist: await media(variant.uri) }))),
     Promise.all(wanted.map(async (m) => ({ media: m, playlist: await media(m.uri) }))),
   ]);
-  return buildParsedVod(uri, variants, renditions);
+  const captions = master.media.filter((m) => m.type === 'CLOSED-CAPTIONS' && m.instreamId);
+  return buildParsedVod(uri, variants, renditions, captions);
 }
 
 export async function loadVod(uri: string, opts: VodLoadOptions): Promise<ParsedVod> {

@@ -24,6 +24,8 @@ export interface ParsedVod {
   variants: VodVariant[];
   audio: VodMedia[];
   subtitles: VodMedia[];
+  /** The source's TYPE=CLOSED-CAPTIONS declarations (the captions travel inside the video segments). */
+  captions?: MasterMedia[];
   /** Longest video/audio segment (subtitles are re-cut, so they do not count). */
   maxSegmentMs: number;
   /** Set for the synthetic gap VOD: segments are rendered with EXT-X-GAP. */
@@ -37,6 +39,7 @@ export function buildParsedVod(
   uri: string,
   variants: Array<{ variant: MasterVariant; playlist: MediaPlaylist }>,
   media: Array<{ media: MasterMedia & { uri: string }; playlist: MediaPlaylist }>,
+  captions: MasterMedia[] = [],
 ): ParsedVod {
   const vodVariants = variants.map(({ variant, playlist }) => ({
     ...variant,
@@ -53,5 +56,5 @@ export function buildParsedVod(
     ...vodVariants.map((v) => v.track.maxSegmentMs),
     ...audio.map((a) => a.track.maxSegmentMs),
   );
-  return { uri, variants: vodVariants, audio, subtitles, maxSegmentMs, derived: new Map() };
+  return { uri, variants: vodVariants, audio, subtitles, captions, maxSegmentMs, derived: new Map() };
 }

@@ -8,6 +8,7 @@
 import { badRequest, conflict, forbidden, notFound } from '../../../core/errors';
 import { type ApiRequest, json, type Route } from '../../../core/http';
 import { logger } from '../../../core/logger';
+import { mediaOf } from '../../../core/media-shape';
 import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
@@ -69,6 +70,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     id: c.id,
     tenant: c.tenant,
     title: c.title,
+    ...mediaOf(c),
     playback: playbackUrl(deps.playbackBaseUrl, c.tenant, c.id),
   });
   /** The `{id}` of the path, checked by the same rule as body ids before it reaches a store. */
@@ -85,6 +87,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
           id: body.id,
           tenant: bodyTenant(tenant, body.tenant),
           title: body.title,
+          ...mediaOf(body),
         };
         if (!(await deps.channels.create(channel, deps.clock())))
           throw conflict(`channel ${channel.id} already exists`);

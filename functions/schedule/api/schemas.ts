@@ -5,11 +5,14 @@
  * - title: 1-256 characters after trimming, no control or bidirectional control characters.
  * - url: an absolute http(s) URL of at most 2,048 characters.
  * - config.scheduleRetention: hours (0-8760) an entry is kept after it ended; absent = the default.
+ * - audioTracks, subtitleTracks, closedCaptions, profile, slate: the channel's media shape
+ *   (core/media-shape.ts, shared with the channel API and WebHook answers; docs/media.md).
  * - tenant: optional; when present it must equal the host the request was sent to (tenant.ts).
  * Path ids (`/channels/{id}`, `/mrss/{id}`) follow the same rule as body ids: `scheduleId`.
  * Unknown fields are refused (400 naming the field), so a typo never passes silently.
  */
 import { z } from 'zod';
+import { mediaShapeFields } from '../../../core/media-shape';
 import { httpUrl, plainText } from '../../../core/validation';
 import { SCHEDULE_ID } from '../model';
 import { MAX_TENANT_LENGTH } from './tenant';
@@ -27,6 +30,7 @@ export const createChannelSchema = z
     id,
     tenant,
     title: plainText(256),
+    ...mediaShapeFields,
   })
   .strict();
 

@@ -11,6 +11,7 @@ import {
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, queryPage, writeIf } from '../../../core/dynamo';
+import { type MediaShape, mediaOf } from '../../../core/media-shape';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import type { ScheduleChannel, ScheduleCursor } from '../model';
 import { TENANT_ID_KEY } from './page-keys';
@@ -42,6 +43,8 @@ export function toChannelRecord(item: Record<string, unknown>): ChannelRecord {
     tenant: String(item.tenant),
     title: String(item.title),
     createdAt: Number(item.createdAt),
+    // Written by this store from a validated request (publicChannel): the fields are trusted as they are.
+    ...mediaOf(item as MediaShape),
   };
   if (typeof item.feedId === 'string') record.feedId = item.feedId;
   if (typeof item.cursorEnd === 'number') {
@@ -58,6 +61,7 @@ export const publicChannel = (c: ScheduleChannel): ScheduleChannel => ({
   id: c.id,
   tenant: c.tenant,
   title: c.title,
+  ...mediaOf(c),
 });
 
 export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): ChannelStore {
