@@ -14,6 +14,10 @@ describe('summarizePlayback', () => {
     levels: [],
     frags: [],
     pageErrors: [],
+    audioTracks: [],
+    audioFrags: [],
+    cues: [],
+    subtitleFrags: [],
     ...over,
   });
   const frag = (atMs: number, cc: number) => ({ atMs, sn: atMs, cc, level: 0, url: `http://x/${atMs}.ts` });

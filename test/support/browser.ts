@@ -85,6 +85,16 @@ export interface RawBrowserReport {
   levels: { atMs: number; level: number }[];
   frags: FragRecord[];
   pageErrors: string[];
+  /** hls.js's audio tracks (AUDIO_TRACKS_UPDATED). */
+  audioTracks: { lang: string | null; name: string }[];
+  /** Audio fragments buffered: of which track language, starting where, at what currentTime. */
+  audioFrags: { atMs: number; lang: string | null; start: number; currentTime: number }[];
+  /** When the page switched the audio track (PlayInBrowserOptions.audioSwitch). */
+  audioSwitch?: { atMs: number; currentTime: number };
+  /** The cues on screen (the showing text track's active cues), sampled with the playhead. */
+  cues: { atMs: number; lang: string; text: string; currentTime: number }[];
+  /** WebVTT fragments hls.js processed (SUBTITLE_FRAG_PROCESSED). */
+  subtitleFrags: { atMs: number; success: boolean; url: string | null }[];
 }
 
 export interface BrowserPlayback {
@@ -213,6 +223,10 @@ export interface PlayInBrowserOptions {
   startTimeoutMs?: number;
   /** Extra hls.js options (lowLatencyMode stays off). */
   hlsConfig?: Record<string, unknown>;
+  /** Switch to the audio track of this language once currentTime passes atSec. */
+  audioSwitch?: { lang: string; atSec: number };
+  /** Show the subtitle track of this language (its cues are recorded). */
+  subtitleLang?: string;
 }
 
 export class BrowserUnsupportedError extends Error {
@@ -238,7 +252,14 @@ export async function playInBrowser(url: string, options: PlayInBrowserOptions):
         pageErrors.push(`console: ${msg.text()}`);
     });
 
-    const query = new URLSearchParams({ src: url, config: JSON.stringify(options.hlsConfig ?? {}) });
+    const query = new URLSearchParams({
+      src: url,
+      config: JSON.stringify(options.hlsConfig ?? {}),
+      ...(options.audioSwitch
+        ? { audioLang: options.audioSwitch.lang, audioSwitchAtSec: String(options.audioSwitch.atSec) }
+        : {}),
+      ...(options.subtitleLang ? { subtitleLang: options.subtitleLang } : {}),
+    });
     await page.goto(`${pageServer.url}/?${query}`);
     const decodes = await page.evaluate(`MediaSource.isTypeSupported(${JSON.stringify(REQUIRED_MSE_TYPE)})`);
     if (decodes !== true)

@@ -36,6 +36,10 @@ export interface FixturePaths {
   slate: HlsFixture;
   /** Video-only variants + AUDIO renditions en/sv + a SUBTITLES (WebVTT) rendition en, 2 s segments, 12 s. */
   demuxed: HlsFixture;
+  /** CMAF (fMP4): video-only variants + AUDIO renditions en/sv + WebVTT renditions en/sv, 2 s segments, 12 s. */
+  cmaf: HlsFixture;
+  /** 2 TS variants with muxed AAC whose master declares EIA-608 captions (CC1, English), 12 s. */
+  captioned: HlsFixture;
   /** Absolute path of a 3 s 640x360 25 fps H.264 (crf 18) + AAC clip: the VMAF reference. */
   referenceMp4: string;
 }
@@ -68,6 +72,8 @@ export function ensureFixtures(): Promise<FixturePaths> {
       preroll: hls(root, recipes.preroll),
       slate: hls(root, recipes.slate),
       demuxed: hls(root, recipes.demuxed),
+      cmaf: hls(root, recipes.cmaf),
+      captioned: hls(root, recipes.captioned),
       referenceMp4: path.join(root, recipes.reference.name),
     }))
     .catch((e: unknown) => {

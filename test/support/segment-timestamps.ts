@@ -42,7 +42,7 @@ export function findTimestampGaps(segments: readonly TimedSegment[], toleranceMs
   return violations;
 }
 
-function probeStart(ffprobePath: string, bytes: Buffer): Promise<number> {
+export function probeStart(ffprobePath: string, bytes: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       ffprobePath,
@@ -78,7 +78,7 @@ function probeStart(ffprobePath: string, bytes: Buffer): Promise<number> {
 
 class FetchError extends Error {}
 
-async function fetchBytes(url: string, timeoutMs: number): Promise<Buffer> {
+export async function fetchBytes(url: string, timeoutMs: number): Promise<Buffer> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);

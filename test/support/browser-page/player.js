@@ -23,6 +23,10 @@
     levels: [],
     frags: [],
     pageErrors: [],
+    audioTracks: [],
+    audioFrags: [],
+    cues: [],
+    subtitleFrags: [],
   };
   window.__report = report;
 
@@ -73,12 +77,59 @@
     const f = data.frag;
     report.frags.push({ atMs: at(), sn: f.sn, cc: f.cc, level: f.level, url: f.url });
   });
+  // ?audioLang=<lang>&audioSwitchAtSec=<s>: switch the audio track once currentTime passes s.
+  // ?subtitleLang=<lang>: show that subtitle track; every cue shown is recorded with its language.
+  const audioLang = params.get('audioLang');
+  const audioSwitchAtSec = Number(params.get('audioSwitchAtSec') || 0);
+  const subtitleLang = params.get('subtitleLang');
+  hls.on(Hls.Events.AUDIO_TRACKS_UPDATED, (_event, data) => {
+    report.audioTracks = data.audioTracks.map((t) => ({ lang: t.lang, name: t.name }));
+  });
+  hls.on(Hls.Events.FRAG_BUFFERED, (_event, data) => {
+    const f = data.frag;
+    if (f.type !== 'audio') return;
+    const track = hls.audioTracks[f.level];
+    report.audioFrags.push({ atMs: at(), lang: track?.lang ?? null, start: f.start, currentTime: video.currentTime });
+  });
+  // Chosen once playing: hls.js picks its own subtitle track (none) when it reads the playlists.
+  const chooseSubtitles = () => {
+    if (!subtitleLang || report.firstPlayingAtMs === null) return;
+    const index = hls.subtitleTracks.findIndex((t) => t.lang === subtitleLang);
+    if (index < 0 || hls.subtitleTrack === index) return;
+    hls.subtitleDisplay = true;
+    hls.subtitleTrack = index;
+  };
+  // The cues on screen: every sample records the active cues of the showing text track.
+  const recordCues = () => {
+    for (const track of video.textTracks) {
+      if (track.mode !== 'showing') continue;
+      for (const cue of track.activeCues ?? [])
+        report.cues.push({ atMs: at(), lang: track.language, text: cue.text, currentTime: video.currentTime });
+    }
+  };
+  hls.on(Hls.Events.SUBTITLE_FRAG_PROCESSED, (_event, data) => {
+    report.subtitleFrags.push({ atMs: at(), success: data.success, url: data.frag?.url ?? null });
+  });
+  if (audioLang) {
+    const switcher = setInterval(() => {
+      if (report.firstPlayingAtMs === null || video.currentTime < audioSwitchAtSec) return;
+      const index = hls.audioTracks.findIndex((t) => t.lang === audioLang);
+      if (index < 0) return;
+      clearInterval(switcher);
+      report.audioSwitch = { atMs: at(), currentTime: video.currentTime };
+      hls.audioTrack = index;
+    }, 250);
+  }
   hls.on(Hls.Events.MANIFEST_PARSED, () => {
     video.muted = true;
     video.play().catch((e) => report.pageErrors.push(`video.play() refused: ${e.name}: ${e.message}`));
   });
 
-  setInterval(sample, 250);
+  setInterval(() => {
+    sample();
+    chooseSubtitles();
+    recordCues();
+  }, 250);
   hls.loadSource(src);
   hls.attachMedia(video);
 })();

@@ -1,0 +1,159 @@
+/**
+ * Real content through the product (docs/media.md): a CMAF VOD with two audio languages in their own
+ * renditions and two WebVTT languages, made a Loop channel through the channel API (every loop is a
+ * VOD change: a discontinuity and the map again), played by hls.js in Chromium and by ffmpeg; the
+ * same VOD with a TS preroll (muxed audio, EIA-608 captions declared), so the channel changes
+ * container and audio shape every few seconds, checked against RFC 8216's live rules on every
+ * rendition. hls.js does not play that mix: docs/media.md, "TS after fMP4".
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSystem, startSystem } from '../../local/system';
+import { chromiumAvailable, describeErrors, playInBrowser } from '../support/browser';
+import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import { checkLivePlaylistRules, listMediaPlaylists, playWithFfmpeg } from '../support/hls-client';
+import { parseMasterPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
+import { waitOnAir } from '../support/on-air';
+import { type StaticServer, startStaticServer } from '../support/static-server';
+import { itemStarts, mediaTimePerItem } from './support/items';
+
+let system: RunningSystem;
+let origin: StaticServer;
+let fixtures: FixturePaths;
+/** Loop over the CMAF VOD with the captioned TS VOD as a 6 s preroll: TS and fMP4 alternate. */
+let mixed: string;
+/** Loop over the CMAF VOD alone. */
+let cmaf: string;
+/** Loop over the captioned TS VOD alone. */
+let captioned: string;
+
+async function createChannel(token: string, body: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${system.urls.channel}/channel`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-jwt': `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { playback: string }).playback;
+}
+
+beforeAll(async () => {
+  fixtures = await ensureFixtures();
+  origin = await startStaticServer(fixtures.root);
+  system = await startSystem({
+    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
+    services: ['channel', 'engine'],
+    env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500', ENGINE_FORCE_TARGET_DURATION: '2' },
+  });
+  const res = await fetch(`${system.urls.channel}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ company: 'Acme', email: 'media@acme.test' }),
+  });
+  const { token } = (await res.json()) as { token: string };
+  const vod = (f: { path: string }) => `${origin.url}/${f.path}`;
+  [mixed, cmaf, captioned] = await Promise.all([
+    createChannel(token, {
+      name: 'media-mixed',
+      type: 'Loop',
+      url: vod(fixtures.cmaf),
+      opts: { preroll: { url: vod(fixtures.captioned), duration: '6000' } },
+    }),
+    createChannel(token, { name: 'media-cmaf', type: 'Loop', url: vod(fixtures.cmaf) }),
+    createChannel(token, { name: 'media-cc', type: 'Loop', url: vod(fixtures.captioned) }),
+  ]);
+  await Promise.all([mixed, cmaf, captioned].map((url) => waitOnAir(url)));
+}, 120_000);
+
+afterAll(async () => {
+  await system?.stop();
+  await origin?.close();
+});
+
+const renditionsOf = async (master: string) => {
+  const text = await (await fetch(master)).text();
+  return parseMasterPlaylist(text);
+};
+
+describe('a channel made from a CMAF VOD with two audio and two subtitle languages', () => {
+  it('declares both audio languages, both subtitle languages and, over a captioned source, its captions', async () => {
+    const master = await renditionsOf(cmaf);
+    const of = (type: string) => master.renditions.filter((r) => r.type === type).map((r) => r.language);
+    expect(of('AUDIO')).toEqual(['en', 'sv']);
+    expect(of('SUBTITLES')).toEqual(['en', 'sv']);
+    const cc = await (await fetch(captioned)).text();
+    expect(cc).toContain('TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",LANGUAGE="en",NAME="English"');
+    expect(cc).toContain('INSTREAM-ID="CC1"');
+    expect(cc).not.toContain('CLOSED-CAPTIONS=NONE');
+  });
+
+  it.skipIf(!chromiumAvailable())(
+    'plays 60 s in hls.js across VOD changes with 0 stalls, switching audio with sound going on and showing Swedish cues',
+    async () => {
+      const played = await playInBrowser(cmaf, {
+        seconds: 60,
+        audioSwitch: { lang: 'sv', atSec: 4 },
+        subtitleLang: 'sv',
+      });
+      const raw = played.raw;
+      expect(played.fatalErrors, describeErrors(played.errors)).toEqual([]);
+      expect(played.stalls).toBe(0);
+      expect(played.playedSeconds).toBeGreaterThanOrEqual(55);
+      expect(played.discontinuitiesCrossed).toBeGreaterThanOrEqual(4);
+      expect(raw.audioTracks.map((t) => t.lang)).toEqual(['en', 'sv']);
+      // After the switch, Swedish audio was buffered ahead of the playhead and playback went on.
+      const switchedAt = raw.audioSwitch?.atMs ?? Number.POSITIVE_INFINITY;
+      const swedishAhead = raw.audioFrags.filter(
+        (f) => f.atMs > switchedAt && f.lang === 'sv' && f.start > f.currentTime,
+      );
+      expect(swedishAhead.length).toBeGreaterThan(0);
+      const lastSample = raw.samples.at(-1)!;
+      expect(lastSample.currentTime).toBeGreaterThan((raw.audioSwitch?.currentTime ?? 0) + 40);
+      // Cues in Swedish, and only Swedish, also after the first VOD change was crossed.
+      const firstChange = raw.frags.find((f, i) => i > 0 && f.cc !== raw.frags[i - 1]!.cc)!;
+      expect(raw.cues.length).toBeGreaterThan(0);
+      expect(raw.cues.every((c) => c.text.startsWith('Svenska subtitle'))).toBe(true);
+      expect(raw.cues.some((c) => c.atMs > firstChange.atMs + 2000)).toBe(true);
+    },
+    150_000,
+  );
+});
+
+describe('every rendition of a channel alternating TS and CMAF', () => {
+  it('keeps the live rules on every reload of every rendition, with one media time per item across them', async () => {
+    // 6 rungs: 2 video, 2 audio, 2 subtitles.
+    const urls = await listMediaPlaylists(mixed);
+    expect(urls).toHaveLength(6);
+    const violations = await Promise.all(
+      urls.map((url) => checkLivePlaylistRules(url, { reloads: 8, intervalMs: 2000 })),
+    );
+    expect(violations.flat()).toEqual([]);
+    const playlists = await Promise.all(
+      urls.map(async (u) => parseMediaPlaylist(await (await fetch(u)).text())),
+    );
+    const perItem = playlists.map(mediaTimePerItem);
+    const [reference, ...others] = perItem;
+    expect(reference!.size).toBeGreaterThanOrEqual(2);
+    for (const other of others) {
+      for (const [itemStart, seconds] of reference!) {
+        const there = other.get(itemStart);
+        if (there !== undefined) expect(Math.abs(there - seconds)).toBeLessThanOrEqual(0.04);
+      }
+    }
+  }, 60_000);
+
+  it('decodes in ffmpeg from the audio rendition, each item starting its audio within one frame of its video', async () => {
+    const master = await renditionsOf(cmaf);
+    const swedish = new URL(
+      master.renditions.find((r) => r.type === 'AUDIO' && r.language === 'sv')!.uri!,
+      cmaf,
+    );
+    const video = new URL(master.variants[0]!.uri, cmaf);
+    const played = await playWithFfmpeg(swedish.toString(), { seconds: 26 });
+    expect(played.errors).toEqual([]);
+    expect(played.playedSeconds).toBeGreaterThanOrEqual(24);
+    const starts = await itemStarts(video.toString(), swedish.toString());
+    expect(starts.length).toBeGreaterThanOrEqual(2);
+    for (const s of starts)
+      expect(Math.abs(s.audioSec - s.videoSec), JSON.stringify(s)).toBeLessThanOrEqual(0.04);
+  }, 90_000);
+});
