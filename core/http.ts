@@ -9,6 +9,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { badRequest, HttpError, notFound, payloadTooLarge } from './errors';
 import { logger } from './logger';
+import type { RouteDoc } from './openapi';
 import { isStoreUnavailable, storeUnavailable } from './store-errors';
 import { CONTROL_CHARACTERS } from './validation';
 
@@ -44,6 +45,8 @@ export interface Route {
   handler: (req: ApiRequest) => Promise<ApiResponse>;
   /** Stages the route exists in (default: all). */
   stages?: readonly string[];
+  /** What it takes and answers, as zod schemas: the OpenAPI document is built from these (openapi.ts). */
+  doc?: RouteDoc;
 }
 
 export interface ApiOptions {
