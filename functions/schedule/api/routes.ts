@@ -17,6 +17,7 @@ import type { Feed, ScheduleChannel, StoredFeed } from '../model';
 import { playbackUrl } from '../playback-id';
 import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
 import type { Caller } from './auth';
+import { epgRoutes } from './epg-routes';
 import { scheduleRange } from './schedule-range';
 import {
   channelViewSchema,
@@ -301,5 +302,6 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         return json(204);
       },
     },
+    ...epgRoutes({ prefix: API_PREFIX, open, readTenant, pathId }),
   ]);
 }
