@@ -57,6 +57,18 @@ export interface ApiOptions {
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 
+/**
+ * CORS of every API, for the console's origin only (the origin list is configuration: the console's
+ * CloudFront URL in AWS, its local server's under `npm start`). API Gateway answers preflights and adds
+ * the headers in AWS (lib/http-api.ts); local/gateway.ts does the same with these values.
+ */
+export const API_CORS = {
+  allowMethods: ['GET', 'POST', 'DELETE'],
+  allowHeaders: ['content-type', 'x-jwt'],
+  exposeHeaders: ['link', 'x-next-cursor', 'location', 'retry-after'],
+  maxAgeSeconds: 600,
+} as const;
+
 export const json = (status: number, body?: unknown, headers?: Record<string, string>): ApiResponse => ({
   status,
   body,
