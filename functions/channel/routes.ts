@@ -15,6 +15,7 @@ import { createChannelSchema, privateUrlField, tokenRequestSchema } from './chan
 import { createChannel, deleteChannel, listChannels } from './channel-service';
 import { createView, createViewSchema, listView, listViewSchema } from './channel-views';
 import type { ChannelDeps } from './deps';
+import { channelEpgRoutes } from './epg/epg-routes';
 import { createRefused, noSuchChannel, trialTokenRefused } from './refusals';
 import { tenantPageKey } from './stores/channel-store';
 import { issueTrialToken } from './trial-token';
@@ -147,5 +148,6 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
       handler: async () =>
         json(200, await (await getDeps()).tokens.jwks(), { 'cache-control': 'public, max-age=300' }),
     },
+    ...channelEpgRoutes(open),
   ]);
 }

@@ -1,5 +1,5 @@
 /**
- * The EPG of a schedule (functions/schedule/api/epg.ts): XMLTV that the XMLTV DTD accepts, times in
+ * The EPG of a schedule (core/epg/epg.ts): XMLTV that the XMLTV DTD accepts, times in
  * UTC with their zone, every text escaped; the same programmes as JSON.
  */
 import { execFileSync } from 'node:child_process';
@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toEpg, toXmltv, xmlEscape, xmltvTime } from '../../functions/schedule/api/epg';
+import { toEpg, toXmltv, xmlEscape, xmltvTime } from '../../core/epg/epg';
 import type { ScheduleEntry } from '../../functions/schedule/model';
 
 /** Debian's libxmltv-perl ships the DTD, libxml2-utils xmllint (.ci/run installs both). */

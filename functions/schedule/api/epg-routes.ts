@@ -4,13 +4,13 @@
  * document: every page of the range is read, up to MAX_EPG_PROGRAMMES.
  */
 import { z } from 'zod';
+import { toEpg, toXmltv } from '../../../core/epg/epg';
 import { HttpError, notFound } from '../../../core/errors';
 import type { ApiRequest, ApiResponse, Route } from '../../../core/http';
 import { json } from '../../../core/http';
 import type { ScheduleApiDeps } from '../deps';
 import type { ScheduleEntry } from '../model';
 import type { Caller } from './auth';
-import { toEpg, toXmltv } from './epg';
 import { scheduleRange } from './schedule-range';
 import { rangeQuery, scheduleId } from './schemas';
 

@@ -1,10 +1,18 @@
 /**
- * A channel's schedule as an EPG, pure: XMLTV (the listing format distribution platforms ingest,
+ * A channel's programmes as an EPG, pure (shared: the schedule service's schedules and the channel
+ * service's playout both become one): XMLTV (the listing format distribution platforms ingest,
  * https://github.com/XMLTV/xmltv/blob/master/xmltv.dtd) and the same programmes as JSON. Times are
  * written in UTC with an explicit `+0000` offset, so no reader has to guess a zone; every text is
  * XML-escaped (titles come from feeds and users).
  */
-import type { ScheduleEntry } from '../model';
+/** What an EPG needs of a programme: a schedule entry has these fields, a playout item maps to them. */
+export interface EpgEntry {
+  title: string;
+  start_time: number;
+  end_time: number;
+  type: string;
+  url: string;
+}
 
 export interface EpgChannel {
   id: string;
@@ -27,12 +35,7 @@ export interface Epg {
   programmes: EpgProgramme[];
 }
 
-export function toEpg(
-  channel: EpgChannel,
-  fromMs: number,
-  toMs: number,
-  entries: readonly ScheduleEntry[],
-): Epg {
+export function toEpg(channel: EpgChannel, fromMs: number, toMs: number, entries: readonly EpgEntry[]): Epg {
   return {
     channel,
     range: { start: new Date(fromMs).toISOString(), end: new Date(toMs).toISOString() },
