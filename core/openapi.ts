@@ -7,6 +7,7 @@
  */
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { readString } from './env';
 import { type ApiResponse, json, type Route, routesFor } from './http';
 
 // The generator reads its metadata through `.openapi()` on every schema (zod's prototype, so schemas
@@ -146,7 +147,8 @@ export type OpenApiDocument = ReturnType<typeof openApiDocument>;
 export function withOpenApi(info: ApiInfo, routes: Route[], stage?: string): Route[] {
   const cache = new Map<string, OpenApiDocument>();
   const serve = async (): Promise<ApiResponse> => {
-    const key = stage ?? process.env.ONAIR_STAGE ?? 'test';
+    // The stage the handler runs in (routes of other stages are not served, so not documented).
+    const key = stage ?? readString('ONAIR_STAGE', 'test');
     if (!cache.has(key)) cache.set(key, openApiDocument(info, all, key));
     return json(200, cache.get(key), { 'cache-control': 'public, max-age=300' });
   };

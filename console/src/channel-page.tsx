@@ -57,7 +57,7 @@ export function ChannelPage({ kind, id }: { kind: string; id: string }) {
       {found && (
         <section aria-labelledby="timeline-title">
           <h2 id="timeline-title">On now and next</h2>
-          {kind === 's' ? <EpgTimeline id={id} /> : <PlayoutTimeline playback={found.playback} />}
+          {kind === 's' ? <EpgTimeline id={id} /> : <PlayoutTimeline id={id} playback={found.playback} />}
         </section>
       )}
     </>
@@ -75,10 +75,10 @@ function EpgTimeline({ id }: { id: string }) {
 }
 
 /** The engine plays a channel-service channel under its name: /channels/<name>/master.m3u8. */
-function PlayoutTimeline({ playback }: { playback: string }) {
+function PlayoutTimeline({ id, playback }: { id: string; playback: string }) {
   const url = new URL(playback);
   const name = url.pathname.split('/')[2] ?? '';
-  const { programmes, error } = usePlayout(`${url.origin}/eventstream/${encodeURIComponent(name)}`);
+  const { programmes, error } = usePlayout(id, `${url.origin}/eventstream/${encodeURIComponent(name)}`);
   return (
     <>
       <p class="hint">From the engine's playout: what it plays now and has planned next.</p>

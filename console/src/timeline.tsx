@@ -48,11 +48,31 @@ export function useEpg(id: string): { programmes: Programme[]; error: string } {
   return state;
 }
 
-/** Channel-service channel: items as the engine starts and appends them. */
-export function usePlayout(eventStreamUrl: string): { programmes: Programme[]; error: string } {
+/**
+ * Channel-service channel: its guide from the playout log first (the last hour and the item appended
+ * next: GET /channel/{id}/epg.json), then items live as the engine starts and appends them.
+ */
+export function usePlayout(
+  channelId: string,
+  eventStreamUrl: string,
+): { programmes: Programme[]; error: string } {
   const [programmes, setProgrammes] = useState<Programme[]>([]);
   const [error, setError] = useState('');
   useEffect(() => {
+    call<{ programmes: { title: string; start: string; stop: string; type: string }[] }>(
+      cfg().channelApi,
+      `/channel/${encodeURIComponent(channelId)}/epg.json`,
+    ).then(
+      (epg) => {
+        const logged = epg.programmes.map((p) => ({
+          ...p,
+          start: Date.parse(p.start),
+          stop: Date.parse(p.stop),
+        }));
+        setProgrammes((live) => merge(logged, live));
+      },
+      () => undefined, // the live events still fill the timeline
+    );
     const source = new EventSource(eventStreamUrl);
     const onItem = (e: MessageEvent) => {
       const { data } = JSON.parse(e.data) as {
@@ -65,18 +85,23 @@ export function usePlayout(eventStreamUrl: string): { programmes: Programme[]; e
         stop: data.startMs + data.durationMs,
         type: data.kind ?? 'VOD',
       };
-      setProgrammes((list) =>
-        [...list.filter((x) => x.start !== p.start), p].sort((a, b) => a.start - b.start).slice(-20),
-      );
+      setProgrammes((list) => merge(list, [p]));
     };
     source.addEventListener('item_started', onItem);
     source.addEventListener('item_appended', onItem);
     source.onerror = () => setError('the engine event stream is not reachable; retrying');
     source.onopen = () => setError('');
     return () => source.close();
-  }, [eventStreamUrl]);
+  }, [channelId, eventStreamUrl]);
   return { programmes, error };
 }
+
+/** One programme per start time (the later report wins), in start order, the newest 20. */
+const merge = (a: Programme[], b: Programme[]): Programme[] => {
+  const byStart = new Map<number, Programme>();
+  for (const p of [...a, ...b]) byStart.set(p.start, p);
+  return [...byStart.values()].sort((x, y) => x.start - y.start).slice(-20);
+};
 
 export function Timeline({ programmes, empty }: { programmes: Programme[]; empty: string }) {
   const [now, setNow] = useState(Date.now());
