@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole system on this machine. Flags: `--in-memory` (throwaway data),
  * `--data-dir <dir>` (default .data). Ports from CHANNEL_API_PORT (8080), SCHEDULE_API_PORT (8090),
- * AUTOABR_API_PORT (3000), ENGINE_PORT (8000), DYNAMODB_LOCAL_PORT (8100), FAUXQS_PORT (4566, S3 and SQS);
+ * AUTOABR_API_PORT (3000), ENGINE_PORT (8000), CONSOLE_PORT (8070), DYNAMODB_LOCAL_PORT (8100), FAUXQS_PORT (4566, S3 and SQS);
  * BIND_HOST (127.0.0.1).
  */
 import { parseArgs } from 'node:util';
@@ -28,6 +28,7 @@ const system = await startSystem({
     schedule: port('SCHEDULE_API_PORT', 8090),
     autoabr: port('AUTOABR_API_PORT', 3000),
     engine: port('ENGINE_PORT', 8000),
+    console: port('CONSOLE_PORT', 8070),
   },
   // Fixed by default so other tools (npm run s3:put, the AWS CLI) can reach the local cloud.
   cloudPorts: { dynamodb: port('DYNAMODB_LOCAL_PORT', 8100), fauxqs: port('FAUXQS_PORT', 4566) },
@@ -38,9 +39,10 @@ const system = await startSystem({
 });
 
 console.log('\nonair is running:');
-for (const [name, url] of Object.entries(system.urls)) console.log(`  ${name.padEnd(10)} ${url}`);
+for (const [name, url] of Object.entries(system.urls))
+  if (name !== 'console') console.log(`  ${name.padEnd(10)} ${url}`);
 console.log(values['in-memory'] ? '  data: in memory (discarded on exit)' : `  data: ${values['data-dir']}`);
-console.log('Ctrl-C stops everything.\n');
+console.log(`\nOpen the console: ${system.urls.console}\nCtrl-C stops everything.\n`);
 
 let stopping = false;
 const shutdown = async (signal: string) => {

@@ -9,6 +9,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { badRequest, HttpError, notFound, payloadTooLarge } from './errors';
 import { logger } from './logger';
+import type { RouteDoc } from './openapi';
 import { isStoreUnavailable, storeUnavailable } from './store-errors';
 import { CONTROL_CHARACTERS } from './validation';
 
@@ -44,6 +45,8 @@ export interface Route {
   handler: (req: ApiRequest) => Promise<ApiResponse>;
   /** Stages the route exists in (default: all). */
   stages?: readonly string[];
+  /** What it takes and answers, as zod schemas: the OpenAPI document is built from these (openapi.ts). */
+  doc?: RouteDoc;
 }
 
 export interface ApiOptions {
@@ -53,6 +56,18 @@ export interface ApiOptions {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * CORS of every API, for the console's origin only (the origin list is configuration: the console's
+ * CloudFront URL in AWS, its local server's under `npm start`). API Gateway answers preflights and adds
+ * the headers in AWS (lib/http-api.ts); local/gateway.ts does the same with these values.
+ */
+export const API_CORS = {
+  allowMethods: ['GET', 'POST', 'DELETE'],
+  allowHeaders: ['content-type', 'x-jwt'],
+  exposeHeaders: ['link', 'x-next-cursor', 'location', 'retry-after'],
+  maxAgeSeconds: 600,
+} as const;
 
 export const json = (status: number, body?: unknown, headers?: Record<string, string>): ApiResponse => ({
   status,

@@ -27,11 +27,14 @@ export class ChannelServiceConstruct extends Construct {
         JWT_KEY_PARAMETER: props.signingKeys.prefix,
         TABLE_CHANNELS: state.env.TABLE_CHANNELS!,
         TABLE_RATE_LIMITS: state.env.TABLE_RATE_LIMITS!,
+        TABLE_PLAYOUT_LOG: state.env.TABLE_PLAYOUT_LOG!,
         QUEUE_CHANNEL_EVENTS: state.env.QUEUE_CHANNEL_EVENTS!,
       },
     });
     state.tables.channels.grantReadWriteData(fn);
     state.tables.rateLimits.grantReadWriteData(fn);
+    // Read only: a channel's EPG is what the engine logged it played (functions/channel/epg/).
+    state.tables.playoutLog.grantReadData(fn);
     state.queues.channelEvents.grantSendMessages(fn);
     props.signingKeys.grantRead(fn);
     // Route paths and methods only: the table is data, the dependencies are never built at synth.

@@ -1,9 +1,10 @@
 /** One onair deployment (stage test or prod): state, the services' APIs, the engine fleet, alarms. */
-import { Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Alarms } from './alarms';
 import { AutoabrServiceConstruct } from './autoabr-service';
 import { ChannelServiceConstruct } from './channel-service';
+import { ConsoleSite } from './console-site';
 import { EngineFleet } from './engine/engine-fleet';
 import { suppressAcceptedFindings } from './nag-suppressions';
 import { Network } from './network';
@@ -50,6 +51,15 @@ export class OnairStack extends Stack {
       playbackBaseUrl: engine.playbackBaseUrl,
       signingKeys,
     });
+
+    const site = new ConsoleSite(this, 'Console', {
+      stage,
+      distribution: engine.playback.distribution,
+      playbackBaseUrl: engine.playbackBaseUrl,
+      apis: { channel: channel.api, schedule: schedule.api, autoabr: autoabr.api },
+      extraOrigins: config.consoleOrigins,
+    });
+    new CfnOutput(this, 'ConsoleUrl', { value: site.url });
 
     const alarms = new Alarms(this, 'Alarms', { stage, email: config.alarmEmail });
     alarms.apiErrorRate('Channel', channel.api.api);

@@ -6,6 +6,8 @@
  *   playbackDomain       a custom playback host name, with playbackCertificateArn (ACM, us-east-1):
  *                        viewers then get TLS 1.2+ (the default CloudFront domain cannot be held to it)
  *   alarmEmail           an address subscribed to the alarm topic
+ *   consoleOrigins       comma-separated https origins allowed (CORS) besides the console's own
+ *                        (the playback CloudFront, where /console/ is served)
  *   engineCpu/engineMemory, workerCpu/workerMemory   Fargate sizes (validated pairs)
  */
 import { type FargateSize, fargateSize } from './fargate-size';
@@ -16,6 +18,8 @@ export interface StackConfig {
   stage: Stage;
   autoabrBuckets: string[];
   playbackDomain?: { domainName: string; certificateArn: string };
+  /** Origins the APIs allow besides the console's own (CORS). */
+  consoleOrigins: string[];
   alarmEmail?: string;
   engineSize: FargateSize;
   workerSize: FargateSize;
@@ -69,9 +73,13 @@ export function stackConfig(stage: Stage, read: ContextReader): StackConfig {
   if (Boolean(domainName) !== Boolean(certificateArn))
     throw new Error('context playbackDomain and playbackCertificateArn go together');
   const alarmEmail = optionalString(read, 'alarmEmail', EMAIL, 'an email address');
+  const consoleOrigins = list(read('consoleOrigins'));
+  const badOrigin = consoleOrigins.find((o) => !/^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(o));
+  if (badOrigin) throw new Error(`context consoleOrigins: "${badOrigin}" is not an https origin`);
   return {
     stage,
     autoabrBuckets,
+    consoleOrigins,
     ...(domainName && certificateArn ? { playbackDomain: { domainName, certificateArn } } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     engineSize: size(read, 'engine', 1024, 2048),

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { API_CORS } from '../core/http';
 import { logger } from '../core/logger';
 
 export type V2Handler = (
@@ -84,13 +85,47 @@ function lambdaContext(name: string, requestId: string): Context {
   };
 }
 
+/**
+ * API Gateway's CORS, as configured by lib/http-api.ts: a preflight from an allowed origin is answered
+ * here (204), any other request from it gets the allow and expose headers on its response. Other
+ * origins get no CORS headers at all, so a browser refuses them the response.
+ */
+function corsHeaders(req: IncomingMessage, origins: readonly string[]): Record<string, string> {
+  const origin = req.headers.origin;
+  if (!origin || !origins.includes(origin)) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': API_CORS.exposeHeaders.join(','),
+    vary: 'origin',
+  };
+}
+
+const isPreflight = (req: IncomingMessage) =>
+  req.method === 'OPTIONS' &&
+  req.headers.origin !== undefined &&
+  !!req.headers['access-control-request-method'];
+
 export function startGateway(
   name: string,
   handler: V2Handler,
   port: number,
   host = '127.0.0.1',
+  corsOrigins: readonly string[] = [],
 ): Promise<Gateway> {
   const server: Server = createServer(async (req, res) => {
+    const cors = corsHeaders(req, corsOrigins);
+    if (isPreflight(req)) {
+      const allow = cors['access-control-allow-origin']
+        ? {
+            ...cors,
+            'access-control-allow-methods': API_CORS.allowMethods.join(','),
+            'access-control-allow-headers': API_CORS.allowHeaders.join(','),
+            'access-control-max-age': String(API_CORS.maxAgeSeconds),
+          }
+        : {};
+      res.writeHead(204, allow).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
@@ -107,6 +142,7 @@ export function startGateway(
       const result = await handler(event, lambdaContext(name, event.requestContext.requestId));
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+      Object.assign(headers, cors);
       const body = result.body === undefined ? '' : result.body;
       res.writeHead(result.statusCode ?? 200, headers);
       res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { logger } from '../core/logger';
 import type { OnairEngine } from '../engine-container/host/onair-engine';
 import { startLocalCloud } from './cloud';
+import { type ConsoleServer, startConsoleServer } from './console-server';
 import { startGateway, type V2Handler } from './gateway';
 import { startOnPort } from './ports';
 
@@ -35,7 +36,7 @@ export interface SystemOptions {
   /** Keep data in this folder (DynamoDB files, the signing key); omitted = a throwaway in-memory run. */
   dataDir?: string;
   /** 0 = any free port (each server reports the one it got, in `urls`). */
-  ports: { channel: number; schedule: number; autoabr: number; engine: number };
+  ports: { channel: number; schedule: number; autoabr: number; engine: number; console?: number };
   /** Ports of the local cloud (DynamoDB Local, fauxqs for S3 and SQS); omitted or 0 = free ports. */
   cloudPorts?: { dynamodb?: number; fauxqs?: number };
   /** Host the servers bind to. */
@@ -52,7 +53,7 @@ export interface RunningSystem {
   stop(): Promise<void>;
 }
 
-export const serviceNames = ['channel', 'schedule', 'autoabr', 'engine'] as const;
+export const serviceNames = ['channel', 'schedule', 'autoabr', 'engine', 'console'] as const;
 export type ServiceName = (typeof serviceNames)[number];
 
 type Stoppable = { stop(): Promise<void> } | { close(): Promise<void> };
@@ -83,8 +84,17 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     Object.assign(process.env, env, options.env, cloud.env);
   };
   const urls: Record<string, string> = {};
-  const serve = async (name: ServiceName, load: () => Promise<V2Handler>) => {
-    const gw = await startGateway(name, await load(), options.ports[name], host);
+  // The console first: its origin is the one the APIs allow (CORS), and it reads `urls` when asked.
+  const consoleServer = wanted.has('console')
+    ? await startConsole(urls, options.ports.console ?? 0, host)
+    : undefined;
+  if (consoleServer) running.push(consoleServer);
+  const corsOrigins = [
+    ...(consoleServer ? [consoleServer.origin] : []),
+    ...(process.env.CONSOLE_ORIGINS ?? '').split(',').filter(Boolean),
+  ];
+  const serve = async (name: Exclude<ServiceName, 'console'>, load: () => Promise<V2Handler>) => {
+    const gw = await startGateway(name, await load(), options.ports[name], host, corsOrigins);
     running.push(gw);
     // `localhost`, not the bound address: the schedule service's tenant is the host a caller uses.
     urls[name] = `http://localhost:${gw.port}`;
@@ -126,6 +136,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         (await import('../functions/channel/handler')).createChannelHandler(),
       );
     }
+    if (consoleServer) urls.console = consoleServer.url;
     urls.dynamodb = cloud.endpoints.dynamodb;
     urls['s3+sqs'] = cloud.endpoints.s3;
     // What the services run with: a default, or what the launch environment set instead.
@@ -136,6 +147,28 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     await stop();
     throw err;
   }
+}
+
+/** The console, built into a temporary folder, and its config.json from the services' URLs. */
+async function startConsole(
+  urls: Record<string, string>,
+  port: number,
+  host: string,
+): Promise<ConsoleServer> {
+  const { buildConsole } = await import('../console/build');
+  const dir = buildConsole(mkdtempSync(join(tmpdir(), 'onair-console-')));
+  return startConsoleServer(
+    dir,
+    () => ({
+      channelApi: urls.channel ?? '',
+      scheduleApi: urls.schedule ?? '',
+      autoabrApi: urls.autoabr ?? '',
+      playback: urls.engine ?? '',
+      stage: process.env.ONAIR_STAGE ?? 'test',
+    }),
+    port,
+    host,
+  );
 }
 
 function playbackEnv(playback: string): Record<string, string> {

@@ -15,8 +15,8 @@ export interface ChannelConfig {
   playbackBaseUrl: string;
   /** TOKEN_LIMIT_PER_EMAIL_PER_DAY, TOKEN_LIMIT_PER_IP_PER_HOUR: trial token issuance. */
   tokenLimits: { perEmailPerDay: number; perSourceIpPerHour: number };
-  /** TABLE_CHANNELS, TABLE_RATE_LIMITS (core/resources.ts). */
-  tables: { channels: string; rateLimits: string };
+  /** TABLE_CHANNELS, TABLE_RATE_LIMITS, TABLE_PLAYOUT_LOG (read only: the EPG) (core/resources.ts). */
+  tables: { channels: string; rateLimits: string; playoutLog: string };
   /** QUEUE_CHANNEL_EVENTS: where channel events go (required). */
   eventsQueueUrl: string;
   /** ALLOW_PRIVATE_URLS: accept channel URLs on private or loopback addresses (npm start only). */
@@ -31,7 +31,11 @@ export function channelConfigFromEnv(): ChannelConfig {
       perEmailPerDay: readInt('TOKEN_LIMIT_PER_EMAIL_PER_DAY', 5, { min: 1 }),
       perSourceIpPerHour: readInt('TOKEN_LIMIT_PER_IP_PER_HOUR', 20, { min: 1 }),
     },
-    tables: { channels: tableName(tables.channels), rateLimits: tableName(tables.rateLimits) },
+    tables: {
+      channels: tableName(tables.channels),
+      rateLimits: tableName(tables.rateLimits),
+      playoutLog: tableName(tables.playoutLog),
+    },
     eventsQueueUrl: queueUrl(queues.channelEvents),
     allowPrivateUrls: allowPrivateUrlsFromEnv(),
   };

@@ -8,6 +8,7 @@ import { TokenService } from '../../core/auth/tokens';
 import { documentClient, sqsClient } from '../../core/aws';
 import { type ChannelEvents, sqsChannelEvents } from './channel-events';
 import type { ChannelConfig } from './config';
+import { dynamoPlayoutReader, type PlayoutReader } from './epg/playout-reader';
 import { type ChannelStore, dynamoChannelStore } from './stores/channel-store';
 import { dynamoRateLimitStore, type RateLimitStore } from './stores/rate-limit-store';
 
@@ -15,6 +16,8 @@ export interface ChannelDeps {
   config: ChannelConfig;
   channels: ChannelStore;
   rateLimits: RateLimitStore;
+  /** What the engine played and planned (the EPG of channel-service channels). */
+  playout: PlayoutReader;
   events: ChannelEvents;
   tokens: TokenService;
   /** Milliseconds since the epoch: createdAt, event times, token expiry, rate-limit windows. */
@@ -34,6 +37,7 @@ export async function buildChannelDeps(config: ChannelConfig, options: DepsOptio
     config,
     channels: dynamoChannelStore(ddb, config.tables.channels),
     rateLimits: dynamoRateLimitStore(ddb, config.tables.rateLimits),
+    playout: dynamoPlayoutReader(ddb, config.tables.playoutLog),
     events: sqsChannelEvents(sqsClient(), config.eventsQueueUrl),
     tokens: await TokenService.fromSource(() => loadSigningKeys(options.keyStore), now),
     now,

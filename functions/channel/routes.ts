@@ -3,16 +3,19 @@
  * the service's outcomes into HTTP (refusals.ts); errors become responses at the edge (core/http.ts).
  */
 
+import { z } from 'zod';
 import { badRequest } from '../../core/errors';
 import type { ApiRequest, Route } from '../../core/http';
 import { json } from '../../core/http';
+import { type ApiInfo, withOpenApi } from '../../core/openapi';
 import { type PageLimits, pageResponse, readPage } from '../../core/paging';
 import { parseWith } from '../../core/validation';
 import { channelIdSchema } from './channel-id';
 import { createChannelSchema, privateUrlField, tokenRequestSchema } from './channel-schema';
 import { createChannel, deleteChannel, listChannels } from './channel-service';
-import { createView, listView } from './channel-views';
+import { createView, createViewSchema, listView, listViewSchema } from './channel-views';
 import type { ChannelDeps } from './deps';
+import { channelEpgRoutes } from './epg/epg-routes';
 import { createRefused, noSuchChannel, trialTokenRefused } from './refusals';
 import { tenantPageKey } from './stores/channel-store';
 import { issueTrialToken } from './trial-token';
@@ -22,16 +25,44 @@ export type GetDeps = () => Promise<ChannelDeps>;
 /** `GET /channel?limit=`: docs/channel-api.md. */
 export const CHANNEL_PAGES: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
 
+export const CHANNEL_API_INFO: ApiInfo = {
+  title: 'onair channel service',
+  version: '1',
+  description: 'Channels (Loop and WebHook) and tokens: docs/channel-api.md',
+};
+
+const pageQuery = {
+  limit: z.string().describe('page size, 1..1000 (default 100)'),
+  cursor: z.string().describe('the `x-next-cursor` of the previous page'),
+};
+
+const trialTokenSchema = z.object({
+  token: z.string(),
+  expiresAt: z.string(),
+  tenant: z.string(),
+  environment: z.literal('test'),
+  maxChannels: z.number().int(),
+});
+
 export function channelRoutes(getDeps: GetDeps): Route[] {
   /** Deps for a request with a valid `x-jwt`, and who sent it. */
   const open = async (req: ApiRequest) => {
     const deps = await getDeps();
     return { deps, principal: await deps.tokens.authenticate(req.headers['x-jwt'], deps.config.stage) };
   };
-  return [
+  return withOpenApi(CHANNEL_API_INFO, [
     {
       method: 'POST',
       path: '/channel',
+      doc: {
+        summary: 'Create a channel',
+        body: createChannelSchema,
+        responses: {
+          201: { description: 'the channel', schema: createViewSchema },
+          409: { description: 'the name is taken, or the token has its maximum of channels' },
+        },
+        example: { body: { name: 'news', type: 'Loop', url: 'https://example.com/vod/master.m3u8' } },
+      },
       handler: async (req) => {
         const { deps, principal } = await open(req);
         const body = parseWith(createChannelSchema, req.body);
@@ -50,6 +81,11 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'GET',
       path: '/channel',
+      doc: {
+        summary: "The token's channels, a page at a time",
+        query: pageQuery,
+        responses: { 200: { description: 'a page of channels', schema: z.array(listViewSchema) } },
+      },
       handler: async (req) => {
         const { deps, principal } = await open(req);
         const page = readPage(req.query, CHANNEL_PAGES, tenantPageKey(principal.tenant));
@@ -64,6 +100,12 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'DELETE',
       path: '/channel/{id}',
+      doc: {
+        summary: 'Delete a channel',
+        params: { id: channelIdSchema },
+        responses: { 204: { description: 'deleted' } },
+        example: { params: { id: 'trial-0000.news' } },
+      },
       handler: async (req) => {
         const { deps, principal } = await open(req);
         const id = parseWith(channelIdSchema, req.params.id, 'id');
@@ -75,6 +117,16 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
       method: 'POST',
       path: '/token',
       stages: ['test'],
+      doc: {
+        summary: 'A trial token (test stage only)',
+        auth: 'none',
+        body: tokenRequestSchema,
+        responses: {
+          201: { description: 'the token', schema: trialTokenSchema },
+          429: { description: 'too many tokens for this address or email' },
+        },
+        example: { body: { company: 'Acme', email: 'dev@acme.example' } },
+      },
       handler: async (req) => {
         const deps = await getDeps();
         const outcome = await issueTrialToken(deps, parseWith(tokenRequestSchema, req.body), req.sourceIp);
@@ -85,8 +137,17 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'GET',
       path: '/.well-known/jwks.json',
+      doc: {
+        summary: 'The public keys that verify tokens (JWKS)',
+        tag: 'tokens',
+        auth: 'none',
+        responses: {
+          200: { description: 'JWKS', schema: z.object({ keys: z.array(z.record(z.unknown())) }) },
+        },
+      },
       handler: async () =>
         json(200, await (await getDeps()).tokens.jwks(), { 'cache-control': 'public, max-age=300' }),
     },
-  ];
+    ...channelEpgRoutes(open),
+  ]);
 }

@@ -8,6 +8,7 @@ describe('deployment settings from CDK context', () => {
     expect(config({})).toEqual({
       stage: 'test',
       autoabrBuckets: [],
+      consoleOrigins: [],
       engineSize: { cpu: 1024, memoryLimitMiB: 2048 },
       workerSize: { cpu: 4096, memoryLimitMiB: 8192 },
     });

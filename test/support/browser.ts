@@ -19,7 +19,7 @@ export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
 /** What hls.js transmuxes TS into (fMP4): without it nothing plays. */
 const REQUIRED_MSE_TYPE = 'video/mp4; codecs="avc1.64001e,mp4a.40.2"';
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless=new',
   '--no-sandbox',
   '--disable-gpu',

@@ -5,10 +5,12 @@
  * (`*` = every tenant for the channel list), allowed to a `schedule:read-all` token and in local mode.
  */
 
+import { z } from 'zod';
 import { badRequest, conflict, forbidden, notFound } from '../../../core/errors';
 import { type ApiRequest, json, type Route } from '../../../core/http';
 import { logger } from '../../../core/logger';
 import { mediaOf } from '../../../core/media-shape';
+import { type ApiInfo, withOpenApi } from '../../../core/openapi';
 import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
@@ -16,8 +18,18 @@ import type { Feed, ScheduleChannel, StoredFeed } from '../model';
 import { playbackUrl } from '../playback-id';
 import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
 import type { Caller } from './auth';
+import { epgRoutes } from './epg-routes';
 import { scheduleRange } from './schedule-range';
-import { createChannelSchema, createFeedSchema, scheduleId } from './schemas';
+import {
+  channelViewSchema,
+  createChannelSchema,
+  createFeedSchema,
+  entrySchema,
+  feedViewSchema,
+  pageQuery,
+  rangeQuery,
+  scheduleId,
+} from './schemas';
 import { bodyTenant, checkTenant, requestTenant } from './tenant';
 
 export const API_PREFIX = '/api/v1';
@@ -25,6 +37,15 @@ export const API_PREFIX = '/api/v1';
 /** `?limit=` of the channel and auto-scheduler lists, and of a schedule (docs/schedule-api.md). */
 export const LIST_PAGES: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
 export const SCHEDULE_PAGES: PageLimits = { defaultLimit: 500, maxLimit: 1000 };
+
+export const SCHEDULE_API_INFO: ApiInfo = {
+  title: 'onair schedule service',
+  version: '1',
+  description: 'Schedule channels, their schedules and EPG, auto-schedulers: docs/schedule-api.md',
+};
+
+const idParam = { id: scheduleId };
+const tenantQuery = { tenant: z.string().describe('another tenant (schedule:read-all tokens)') };
 
 type GetDeps = () => ScheduleApiDeps | Promise<ScheduleApiDeps>;
 
@@ -76,10 +97,20 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
   /** The `{id}` of the path, checked by the same rule as body ids before it reaches a store. */
   const pathId = (req: ApiRequest): string => parseWith(scheduleId, req.params.id, 'id');
 
-  return [
+  return withOpenApi(SCHEDULE_API_INFO, [
     {
       method: 'POST',
       path: `${API_PREFIX}/channels`,
+      doc: {
+        summary: 'Create a schedule channel',
+        tag: 'channels',
+        body: createChannelSchema,
+        responses: {
+          201: { description: 'the channel', schema: channelViewSchema },
+          409: { description: 'the id is taken' },
+        },
+        example: { body: { id: 'news', title: 'News' } },
+      },
       handler: async (req) => {
         const { deps, tenant } = await open(req);
         const body = parseWith(createChannelSchema, req.body);
@@ -97,6 +128,12 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'GET',
       path: `${API_PREFIX}/channels`,
+      doc: {
+        summary: "The tenant's channels (`?tenant=*`: every tenant's, read-all tokens)",
+        tag: 'channels',
+        query: { ...pageQuery, ...tenantQuery },
+        responses: { 200: { description: 'a page of channels', schema: z.array(channelViewSchema) } },
+      },
       handler: async (req) => {
         const { deps, caller, tenant: own } = await open(req);
         const tenant = readTenant(req, caller, own, true);
@@ -114,6 +151,13 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'GET',
       path: `${API_PREFIX}/channels/{id}`,
+      doc: {
+        summary: 'A channel',
+        tag: 'channels',
+        params: idParam,
+        responses: { 200: { description: 'the channel', schema: channelViewSchema } },
+        example: { params: { id: 'news' } },
+      },
       handler: async (req) => {
         const { deps, tenant } = await open(req);
         const id = pathId(req);
@@ -125,6 +169,13 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'DELETE',
       path: `${API_PREFIX}/channels/{id}`,
+      doc: {
+        summary: 'Delete a channel, its schedule and its auto-scheduler',
+        tag: 'channels',
+        params: idParam,
+        responses: { 204: { description: 'deleted' } },
+        example: { params: { id: 'news' } },
+      },
       handler: async (req) => {
         const { deps, tenant } = await open(req);
         const id = pathId(req);
@@ -138,6 +189,14 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'GET',
       path: `${API_PREFIX}/channels/{id}/schedule`,
+      doc: {
+        summary: 'The entries that overlap a time range (default: today, UTC)',
+        tag: 'channels',
+        params: idParam,
+        query: { ...rangeQuery, ...pageQuery, ...tenantQuery },
+        responses: { 200: { description: 'a page of entries, by start', schema: z.array(entrySchema) } },
+        example: { params: { id: 'news' } },
+      },
       handler: async (req) => {
         const { deps, caller, tenant: own } = await open(req);
         const tenant = readTenant(req, caller, own, false);
@@ -158,6 +217,16 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'POST',
       path: `${API_PREFIX}/mrss`,
+      doc: {
+        summary: 'Create an auto-scheduler: fill a channel from an Atom feed',
+        tag: 'auto-schedulers',
+        body: createFeedSchema,
+        responses: {
+          201: { description: 'the auto-scheduler', schema: feedViewSchema.omit({ status: true }) },
+          409: { description: 'the id is taken, or the channel has one' },
+        },
+        example: { body: { id: 'news-feed', url: 'https://example.com/feed.atom', channelId: 'news' } },
+      },
       handler: async (req) => {
         const { deps, tenant } = await open(req);
         const body = parseWith(createFeedSchema, req.body);
@@ -186,6 +255,12 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'GET',
       path: `${API_PREFIX}/mrss`,
+      doc: {
+        summary: "The tenant's auto-schedulers",
+        tag: 'auto-schedulers',
+        query: pageQuery,
+        responses: { 200: { description: 'a page of auto-schedulers', schema: z.array(feedViewSchema) } },
+      },
       handler: async (req) => {
         const { deps, tenant } = await open(req);
         const { items, next } = await deps.feeds.list(
@@ -198,6 +273,13 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'GET',
       path: `${API_PREFIX}/mrss/{id}`,
+      doc: {
+        summary: 'An auto-scheduler and the state of its last read',
+        tag: 'auto-schedulers',
+        params: idParam,
+        responses: { 200: { description: 'the auto-scheduler', schema: feedViewSchema } },
+        example: { params: { id: 'news-feed' } },
+      },
       handler: async (req) => {
         const { deps, tenant } = await open(req);
         const id = pathId(req);
@@ -209,6 +291,13 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     {
       method: 'DELETE',
       path: `${API_PREFIX}/mrss/{id}`,
+      doc: {
+        summary: 'Delete an auto-scheduler (the schedule it made stays)',
+        tag: 'auto-schedulers',
+        params: idParam,
+        responses: { 204: { description: 'deleted' } },
+        example: { params: { id: 'news-feed' } },
+      },
       handler: async (req) => {
         const { deps, tenant } = await open(req);
         const id = pathId(req);
@@ -216,5 +305,6 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         return json(204);
       },
     },
-  ];
+    ...epgRoutes({ prefix: API_PREFIX, open, readTenant, pathId }),
+  ]);
 }

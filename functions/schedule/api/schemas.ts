@@ -49,3 +49,46 @@ export const createFeedSchema = z
 
 export type CreateChannelBody = z.infer<typeof createChannelSchema>;
 export type CreateFeedBody = z.infer<typeof createFeedSchema>;
+
+/** What the API answers, as the OpenAPI document shows it (core/openapi.ts). */
+export const channelViewSchema = z.object({
+  id: z.string(),
+  tenant: z.string(),
+  title: z.string(),
+  playback: z.string().describe('the master playlist URL'),
+});
+
+export const entrySchema = z.object({
+  id: z.string(),
+  channelId: z.string(),
+  title: z.string(),
+  start_time: z.number().int().describe('Unix milliseconds'),
+  end_time: z.number().int().describe('Unix milliseconds'),
+  start: z.string().describe('ISO 8601 UTC'),
+  end: z.string().describe('ISO 8601 UTC'),
+  url: z.string(),
+  duration: z.number().describe('seconds'),
+  type: z.string().describe('VOD'),
+});
+
+export const feedViewSchema = z.object({
+  id: z.string(),
+  tenant: z.string(),
+  url: z.string(),
+  channelId: z.string(),
+  config: z.object({ scheduleRetention: z.number() }),
+  status: z
+    .object({ lastReadAt: z.string(), entries: z.number().int(), lastError: z.string().optional() })
+    .optional(),
+});
+
+/** `?limit=&cursor=` of every list, and `?start=&end=` / `?date=` of a schedule (schedule-range.ts). */
+export const pageQuery = {
+  limit: z.string().describe('page size'),
+  cursor: z.string().describe('the `x-next-cursor` of the previous page'),
+};
+export const rangeQuery = {
+  date: z.string().describe('a UTC day, YYYY-MM-DD'),
+  start: z.string().describe('ISO 8601 instant with a zone'),
+  end: z.string().describe('ISO 8601 instant with a zone (exclusive)'),
+};

@@ -1,0 +1,66 @@
+/** The onair console: a hash-routed single page (works from any S3 path), one page per view. */
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { getToken, loadConfig, message } from './api';
+import { AutoabrPage } from './autoabr-page';
+import { ChannelPage } from './channel-page';
+import { ChannelsPage } from './channels-page';
+import { TokenPage } from './token-page';
+
+const route = () => location.hash.replace(/^#\/?/, '');
+
+function App() {
+  const [path, setPath] = useState(route());
+  const [token, setTokenState] = useState(getToken());
+  useEffect(() => {
+    const onHash = () => setPath(route());
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+  useEffect(() => {
+    // A new view is announced by moving focus to its heading (screen readers, keyboard users).
+    document.querySelector<HTMLElement>('main h2')?.focus();
+  }, [path]);
+  const [view, arg] = path.split('/');
+  const page = !token ? (
+    <TokenPage onToken={setTokenState} />
+  ) : view === 'channel' && arg ? (
+    <ChannelPage kind={decodeURIComponent(arg)} id={decodeURIComponent(path.split('/')[2] ?? '')} />
+  ) : view === 'autoabr' ? (
+    <AutoabrPage />
+  ) : view === 'token' ? (
+    <TokenPage onToken={setTokenState} />
+  ) : (
+    <ChannelsPage />
+  );
+  const link = (href: string, label: string, current: boolean) => (
+    <a href={href} aria-current={current ? 'page' : undefined}>
+      {label}
+    </a>
+  );
+  return (
+    <>
+      <header>
+        <h1>onair</h1>
+        <nav aria-label="Main">
+          {link('#/', 'Channels', !view || view === 'channel')}
+          {link('#/autoabr', 'AutoABR', view === 'autoabr')}
+          {link('#/token', 'Token', view === 'token' || !token)}
+          <a href="api/">API reference</a>
+        </nav>
+      </header>
+      <main>{page}</main>
+    </>
+  );
+}
+
+loadConfig()
+  .then(() => {
+    const root = document.getElementById('app')!;
+    root.textContent = ''; // the static "Loading" text is not preact's to diff against
+    render(<App />, root);
+  })
+  .catch((err) => {
+    document.getElementById('app')!.textContent =
+      `The console could not load its configuration: ${message(err)}`;
+  });

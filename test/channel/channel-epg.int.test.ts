@@ -1,0 +1,90 @@
+/**
+ * The EPG of a channel-service channel (functions/channel/epg/): the engine's playout of the channel,
+ * read from the shared playout log, as JSON and as XMLTV that the XMLTV DTD accepts; only the owner
+ * reads it.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { waitFor } from '../../core/wait-for';
+import { type RunningSystem, startSystem } from '../../local/system';
+import { waitOnAir } from '../support/on-air';
+
+const XMLTV_DTD = '/usr/share/sgml/xmltv/dtd/0.5/xmltv.dtd';
+let system: RunningSystem;
+let token: string;
+let id: string;
+
+const jwt = (t: string) => ({ 'x-jwt': `Bearer ${t}` });
+
+async function trialToken(email: string): Promise<string> {
+  const res = await fetch(`${system.urls.channel}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ company: 'Acme', email }),
+  });
+  return ((await res.json()) as { token: string }).token;
+}
+
+beforeAll(async () => {
+  system = await startSystem({
+    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
+    env: { LOG_LEVEL: 'silent' },
+    services: ['schedule', 'engine', 'channel'],
+  });
+  token = await trialToken('epg@acme.test');
+  const res = await fetch(`${system.urls.channel}/channel`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...jwt(token) },
+    body: JSON.stringify({ name: 'epg-loop', type: 'Loop', url: `${system.urls.engine}/demo/master.m3u8` }),
+  });
+  expect(res.status).toBe(201);
+  id = ((await res.json()) as { id: string }).id;
+  await waitOnAir(`${system.urls.engine}/channels/epg-loop/master.m3u8`, 30_000);
+}, 120_000);
+
+afterAll(async () => {
+  await system?.stop();
+});
+
+interface Epg {
+  channel: { id: string };
+  programmes: { title: string; start: string; stop: string; type: string }[];
+}
+const epgJson = async () =>
+  (await (
+    await fetch(`${system.urls.channel}/channel/${id}/epg.json`, { headers: jwt(token) })
+  ).json()) as Epg;
+
+it('lists what the engine plays now and what it appended next, from its playout log', async () => {
+  const epg = await waitFor(epgJson, (e) => e.programmes.some((p) => Date.parse(p.stop) > Date.now()), {
+    timeoutMs: 30_000,
+    what: 'a programme playing now or next',
+  });
+  expect(epg.channel.id).toBe('epg-loop');
+  const now = Date.now();
+  expect(epg.programmes.some((p) => Date.parse(p.start) <= now && Date.parse(p.stop) > now)).toBe(true);
+  const starts = epg.programmes.map((p) => Date.parse(p.start));
+  expect(starts).toEqual([...starts].sort((a, b) => a - b));
+});
+
+it.skipIf(!existsSync(XMLTV_DTD) || !existsSync('/usr/bin/xmllint'))(
+  'answers XMLTV that the XMLTV DTD accepts',
+  async () => {
+    const res = await fetch(`${system.urls.channel}/channel/${id}/epg.xml`, { headers: jwt(token) });
+    expect(res.status).toBe(200);
+    const file = join(mkdtempSync(join(tmpdir(), 'epg-')), 'epg.xml');
+    writeFileSync(file, await res.text());
+    expect(() =>
+      execFileSync('xmllint', ['--noout', '--nonet', '--dtdvalid', XMLTV_DTD, file]),
+    ).not.toThrow();
+  },
+);
+
+it("answers 404 for another tenant's channel, as for one that does not exist", async () => {
+  const other = await trialToken('other@acme.test');
+  const res = await fetch(`${system.urls.channel}/channel/${id}/epg.json`, { headers: jwt(other) });
+  expect(res.status).toBe(404);
+});
