@@ -33,7 +33,9 @@ export interface EdgeSample {
   edges: Array<{ atMs: number; lastIndex: number; endMs: number; segmentMs: number }>;
 }
 
-const STATIC_DIR = fileURLToPath(new URL('../../engine-container/static', import.meta.url));
+/** Given by the parent when this runs bundled from elsewhere (scripts/bench/bundle.ts). */
+const STATIC_DIR =
+  process.env.BENCH_STATIC_DIR ?? fileURLToPath(new URL('../../engine-container/static', import.meta.url));
 
 async function main(): Promise<void> {
   const origin = await startStaticServer(STATIC_DIR);
