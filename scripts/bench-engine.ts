@@ -76,7 +76,7 @@ const ENGINE_SOURCE = here('./bench/engine-process.ts');
 const CEILING_SOURCE = here('./bench/ceiling-process.ts');
 const LOAD_PROCESS = here('./bench/load.ts');
 const STATIC_DIR = here('../engine-container/static');
-const PROFILE_DIR = here('../.cache/bench-prof');
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? here('../.cache/bench-prof');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const progress = (msg: string) => process.stderr.write(`[bench:engine] ${msg}\n`);
