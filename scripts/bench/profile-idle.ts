@@ -19,7 +19,15 @@ const { values: opts } = parseArgs({
 });
 const [bundle] = await bundleAll([fileURLToPath(new URL('./engine-process.ts', import.meta.url))]);
 const engine = await forkTs<{ port: number }>(bundle!.file, [], {
-  nodeFlags: ['--expose-gc', '--cpu-prof', `--cpu-prof-dir=${opts.dir}`],
+  nodeFlags: [
+    '--expose-gc',
+    '--cpu-prof',
+    `--cpu-prof-dir=${opts.dir}`,
+    ...(process.env.TRACE_GC ? ['--trace-gc'] : []),
+    ...(process.env.HEAP_PROF
+      ? ['--heap-prof', `--heap-prof-dir=${opts.dir}`, '--heap-prof-interval=65536']
+      : []),
+  ],
   env: {
     LOG_LEVEL: 'warn',
     BENCH_STATIC_DIR: fileURLToPath(new URL('../../engine-container/static', import.meta.url)),
