@@ -1,8 +1,8 @@
 /**
  * Playout engine benchmark (`npm run bench:engine`, or `tsx scripts/bench-engine.ts [--channels 1,1000,10000]
- * [--seconds 10] [--connections 50] [--idle-seconds 13] [--sim-hours 24] [--engine-core 0] [--load-core 1]
+ * [--seconds 10] [--connections 50] [--idle-seconds 25] [--sim-hours 24] [--engine-core 0] [--load-core 1]
  * [--out .cache/bench-engine.json] [--profile]`). Needs wrk (`apt-get install -y wrk`) and taskset (Linux).
- * `--store redis,dynamodb` runs the shared-store mode instead (scripts/bench/shared-store.ts; channel
+ * `--store redis,dynamodb` runs the shared-store mode instead (scripts/bench/shared-store/shared-store.ts; channel
  * counts default to 100,1000 there, --store-idle-seconds 24 of upkeep, --seconds of load).
  *
  * First, --sim-hours simulated hours of two channels on an injected clock measure drift (scripts/bench/drift-sim.ts).
@@ -41,7 +41,11 @@ import {
   perChannelMemory,
   realTimeFigures,
 } from './bench/results';
-import { formatSharedStoreReport, runSharedStoreBench, type StoreKind } from './bench/shared-store';
+import {
+  formatSharedStoreReport,
+  runSharedStoreBench,
+  type StoreKind,
+} from './bench/shared-store/shared-store';
 import { runWrk, writePaths, wrkAvailable } from './bench/wrk';
 
 const { values: opts } = parseArgs({
@@ -51,8 +55,8 @@ const { values: opts } = parseArgs({
     store: { type: 'string' },
     'store-idle-seconds': { type: 'string', default: '24' },
     seconds: { type: 'string', default: '10' },
-    /** At least one full cycle of the 12 s demo VOD, so every channel changes VOD in it. */
-    'idle-seconds': { type: 'string', default: '13' },
+    /** Two full cycles of the 12 s demo VOD: every channel plans (appends) and starts a VOD in it. */
+    'idle-seconds': { type: 'string', default: '25' },
     connections: { type: 'string', default: '50' },
     'sim-hours': { type: 'string', default: '24' },
     'engine-core': { type: 'string', default: '0' },
@@ -74,7 +78,7 @@ const WARMUP_S = 2;
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ENGINE_SOURCE = here('./bench/engine-process.ts');
 const CEILING_SOURCE = here('./bench/ceiling-process.ts');
-const LOAD_PROCESS = here('./bench/load.ts');
+const LOAD_PROCESS = here('./bench/shared-store/load.ts');
 const STATIC_DIR = here('../engine-container/static');
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? here('../.cache/bench-prof');
 

@@ -1,23 +1,23 @@
 /**
  * A CPU profile of the bundled engine process holding N channels with no requests
- * (`tsx scripts/bench/profile-idle.ts [--channels 10000] [--seconds 25] [--dir .cache/bench-prof]`):
+ * (`tsx scripts/profile-engine-idle.ts [--channels 10000] [--seconds 25] [--dir .cache/bench-prof]`):
  * what the tick, planning and VOD changes cost, without serving in the way. Open the .cpuprofile in
  * Chrome DevTools. Prints the engine's CPU per second over the window.
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { bundleAll } from './bundle';
-import { forkTs } from './ipc';
-import { sampleCpu } from './pin';
+import { bundleAll } from './bench/bundle';
+import { forkTs } from './bench/ipc';
+import { sampleCpu } from './bench/pin';
 
 const { values: opts } = parseArgs({
   options: {
     channels: { type: 'string', default: '10000' },
     seconds: { type: 'string', default: '25' },
-    dir: { type: 'string', default: fileURLToPath(new URL('../../.cache/bench-prof', import.meta.url)) },
+    dir: { type: 'string', default: fileURLToPath(new URL('../.cache/bench-prof', import.meta.url)) },
   },
 });
-const [bundle] = await bundleAll([fileURLToPath(new URL('./engine-process.ts', import.meta.url))]);
+const [bundle] = await bundleAll([fileURLToPath(new URL('./bench/engine-process.ts', import.meta.url))]);
 const engine = await forkTs<{ port: number }>(bundle!.file, [], {
   nodeFlags: [
     '--expose-gc',
@@ -30,7 +30,7 @@ const engine = await forkTs<{ port: number }>(bundle!.file, [], {
   ],
   env: {
     LOG_LEVEL: 'warn',
-    BENCH_STATIC_DIR: fileURLToPath(new URL('../../engine-container/static', import.meta.url)),
+    BENCH_STATIC_DIR: fileURLToPath(new URL('../engine-container/static', import.meta.url)),
   },
 });
 const { ms } = await engine.call<{ ms: number }>('addChannels', { count: Number(opts.channels) });
