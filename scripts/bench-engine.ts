@@ -1,46 +1,52 @@
 /**
- * Playout engine benchmark (`npm run bench:engine`, or
- * `tsx scripts/bench-engine.ts [--channels 1,100,1000] [--seconds 8] [--connections 32] [--sim-hours 24]
- * [--idle-seconds 5] [--out .cache/bench-engine.json] [--profile]`).
- * `--store redis,dynamodb` runs the shared-store mode instead (scripts/bench/shared-store.ts; channel
+ * Playout engine benchmark (`npm run bench:engine`, or `tsx scripts/bench-engine.ts [--channels 1,1000,10000]
+ * [--seconds 10] [--connections 50] [--idle-seconds 25] [--sim-hours 24] [--engine-core 0] [--load-core 1]
+ * [--out .cache/bench-engine.json] [--profile]`). Needs wrk (`apt-get install -y wrk`) and taskset (Linux).
+ * `--store redis,dynamodb` runs the shared-store mode instead (scripts/bench/shared-store/shared-store.ts; channel
  * counts default to 100,1000 there, --store-idle-seconds 24 of upkeep, --seconds of load).
  *
- * First, 24 simulated hours of two channels on an injected clock measure drift (scripts/bench/drift-sim.ts).
- * Then for each channel count N, in a fresh engine process (node --expose-gc) with N Loop channels of the
- * 12 s demo VOD:
- *   - the ceiling: a raw node:http server (its own process) returning one prebuilt playlist of the same
- *     size, under the same load, measured just before and just after the engine (the machine is shared);
- *   - memory per channel: RSS and heap after forced GC, from 1 to N channels at steady state, / (N - 1);
- *   - idle CPU: % of one core with no requests, over at least --idle-seconds (default 5), extended until
- *     the channels' next VOD change is due mid-way through the coming load interval;
- *   - load: a forked load generator, fixed keep-alive connections, round-robin over the N media playlist
- *     URLs, latency per request; per second, how many channels planned or started a VOD meanwhile;
- *   - real time: each channel's live edge against the clock from steady state to the end of the load.
- * Prints tables and each target with the figure that decides it, writes everything to
- * .cache/bench-engine.json, and exits 0 unless the benchmark itself crashed.
+ * First, --sim-hours simulated hours of two channels on an injected clock measure drift (scripts/bench/drift-sim.ts).
+ * The engine process (scripts/bench/engine-process.ts) and the ceiling are bundled with esbuild as the
+ * container bundles the engine, and run with plain node. For each channel count N:
+ *   - the ceiling: a raw node:http server returning one prebuilt playlist of the same size, loaded by
+ *     wrk exactly like the engine, before and after the engine (the machine may be shared);
+ *   - a fresh engine process (node --expose-gc) with N Loop channels of the 12 s demo VOD, created at
+ *     once: the time until every channel has rendered its first playlist; memory after forced GC, from
+ *     1 to N channels, / (N - 1);
+ *   - idle CPU per second, read from /proc, for at least one full VOD cycle (every channel changes VOD);
+ *   - load: wrk, round-robin over the N media playlist URLs; the live edge against the clock.
+ * Servers are pinned to --engine-core, wrk to --load-core: each has a core of its own, and wrk's own CPU
+ * shows it was not the limit. Prints the load average, tables and each target with the figure that
+ * decides it, writes everything to --out, and exits 0 unless the benchmark itself crashed.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { bundleAll } from './bench/bundle';
 import type { CeilingProcessInfo } from './bench/ceiling-process';
 import { mediaPlaylistPath } from './bench/channel-paths';
 import { simulateDrift } from './bench/drift-sim';
-import type { ActivityBucket, EdgeSample, EngineProcessInfo } from './bench/engine-process';
+import type { EdgeSample, EngineProcessInfo } from './bench/engine-process';
 import { type Child, forkTs } from './bench/ipc';
-import type { LoadPlan, LoadResult } from './bench/load';
-import type { CpuWindow, MemorySnapshot } from './bench/process-meter';
+import { cpuSeconds, machineLoad, pinProcess, sampleCpu } from './bench/pin';
+import type { MemorySnapshot } from './bench/process-meter';
 import { checkTargets, formatReport } from './bench/report';
 import {
   type BenchResults,
   type ChannelsRun,
-  intervalFigures,
+  type LoadRun,
   perChannelMemory,
   realTimeFigures,
-  vodChangeFigures,
 } from './bench/results';
-import { formatSharedStoreReport, runSharedStoreBench, type StoreKind } from './bench/shared-store';
+import {
+  formatSharedStoreReport,
+  runSharedStoreBench,
+  type StoreKind,
+} from './bench/shared-store/shared-store';
+import { runWrk, writePaths, wrkAvailable } from './bench/wrk';
 
 const { values: opts } = parseArgs({
   options: {
@@ -48,93 +54,69 @@ const { values: opts } = parseArgs({
     /** Shared-store mode: the stores to measure (redis, dynamodb). */
     store: { type: 'string' },
     'store-idle-seconds': { type: 'string', default: '24' },
-    seconds: { type: 'string', default: '8' },
-    'idle-seconds': { type: 'string' },
-    connections: { type: 'string', default: '32' },
+    seconds: { type: 'string', default: '10' },
+    /** Two full cycles of the 12 s demo VOD: every channel plans (appends) and starts a VOD in it. */
+    'idle-seconds': { type: 'string', default: '25' },
+    connections: { type: 'string', default: '50' },
     'sim-hours': { type: 'string', default: '24' },
+    'engine-core': { type: 'string', default: '0' },
+    'load-core': { type: 'string', default: '1' },
     out: { type: 'string', default: '.cache/bench-engine.json' },
     /** Writes a V8 CPU profile of each engine process to .cache/bench-prof/ (open in Chrome DevTools). */
     profile: { type: 'boolean', default: false },
   },
 });
-const CHANNELS = (opts.channels ?? (opts.store ? '100,1000' : '1,100,1000')).split(',').map(Number);
+const CHANNELS = (opts.channels ?? (opts.store ? '100,1000' : '1,1000,10000')).split(',').map(Number);
 const SECONDS = Number(opts.seconds);
-const IDLE_SECONDS = Number(opts['idle-seconds'] ?? 5);
+const IDLE_SECONDS = Number(opts['idle-seconds']);
 const CONNECTIONS = Number(opts.connections);
 const SIM_HOURS = Number(opts['sim-hours']);
-/** Not measured: lets both processes' JIT settle (the first second after it was still slow with 1 s). */
-const WARMUP_MS = 2000;
-const BUCKET_MS = 1000;
+const ENGINE_CORE = opts['engine-core'];
+const LOAD_CORE = opts['load-core'];
+const WARMUP_S = 2;
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const ENGINE_PROCESS = here('./bench/engine-process.ts');
-const CEILING_PROCESS = here('./bench/ceiling-process.ts');
-const LOAD_PROCESS = here('./bench/load.ts');
-const PROFILE_DIR = here('../.cache/bench-prof');
+const ENGINE_SOURCE = here('./bench/engine-process.ts');
+const CEILING_SOURCE = here('./bench/ceiling-process.ts');
+const LOAD_PROCESS = here('./bench/shared-store/load.ts');
+const STATIC_DIR = here('../engine-container/static');
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? here('../.cache/bench-prof');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const progress = (msg: string) => process.stderr.write(`[bench:engine] ${msg}\n`);
 
-interface Meterable {
-  call<T>(cmd: string, args?: unknown): Promise<T>;
+interface Bundles {
+  engine: string;
+  ceiling: string;
+  engineBytes: number;
 }
 
-/** A fresh load-generator process (started before it is needed, so its start-up is not measured). */
-function loadGenerator(): Promise<Child<unknown>> {
-  return forkTs(LOAD_PROCESS, []);
-}
-
-async function measureLoad(
-  server: Meterable,
-  loader: Child<unknown>,
-  port: number,
-  paths: string[],
-): Promise<LoadResult & { serverCpu: CpuWindow }> {
-  const plan: LoadPlan = {
-    port,
-    paths,
-    connections: CONNECTIONS,
-    warmupMs: WARMUP_MS,
-    durationMs: SECONDS * 1000,
-    bucketMs: BUCKET_MS,
-  };
-  await server.call('meterStart');
-  try {
-    const result = await loader.call<LoadResult>('run', plan);
-    return { ...result, serverCpu: await server.call<CpuWindow>('meterStop') };
-  } finally {
-    await loader.kill();
-  }
-}
-
-/**
- * Waits (at least minMs) until the channels' next VOD change will fall in the middle of the measured
- * interval, so the lookahead append before it and the change itself are both measured under load.
- */
-async function untilVodChangeIsDue(engine: Meterable, minMs: number): Promise<void> {
-  const durationMs = SECONDS * 1000;
-  const lo = WARMUP_MS + 0.4 * durationMs;
-  const hi = WARMUP_MS + 0.7 * durationMs;
-  await sleep(minMs);
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const inMs = (await engine.call<number>('nextItemStartMs')) - Date.now();
-    if (!Number.isFinite(inMs) || (inMs >= lo && inMs <= hi)) return;
-    // Too early: wait until it is mid-interval away. Too late: let it pass and aim at the next one.
-    await sleep(inMs > hi ? inMs - (lo + hi) / 2 : inMs + 50);
-  }
+/** A warm-up run (not counted), then the measured one with the server's CPU over it. */
+async function measureLoad(pid: number, port: number, pathsFile: string): Promise<LoadRun> {
+  const plan = { port, pathsFile, connections: CONNECTIONS, cores: LOAD_CORE };
+  await runWrk({ ...plan, seconds: WARMUP_S });
+  const cpuBefore = cpuSeconds(pid);
+  const result = await runWrk({ ...plan, seconds: SECONDS });
+  const serverCpuPct = ((cpuSeconds(pid) - cpuBefore) / result.seconds) * 100;
+  return { ...result, serverCpuPct };
 }
 
 /** Everything measured on the engine process for one channel count (a fresh process each time). */
-async function measureEngine(channels: number, paths: string[]): Promise<Omit<ChannelsRun, 'ceiling'>> {
-  const nodeFlags = ['--expose-gc'];
+async function measureEngine(
+  bundles: Bundles,
+  channels: number,
+  pathsFile: string,
+): Promise<Omit<ChannelsRun, 'ceiling'>> {
+  const nodeFlags = ['--expose-gc', '--enable-source-maps'];
   if (opts.profile) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`);
-  const engine = await forkTs<EngineProcessInfo>(ENGINE_PROCESS, [], {
+  const engine = await forkTs<EngineProcessInfo>(bundles.engine, [], {
     nodeFlags,
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', BENCH_STATIC_DIR: STATIC_DIR },
   });
+  pinProcess(engine.pid, ENGINE_CORE);
   try {
     const empty = await engine.call<MemorySnapshot>('memory');
-    progress(`${channels} channels: starting them`);
+    progress(`${channels} channels: creating them`);
     // One channel first: what every engine holds once it plays anything (the parsed VOD, compiled code)
     // is not a per-channel cost. Memory per channel is the slope from 1 to N channels.
     await engine.call('addChannels', { count: 1 });
@@ -144,43 +126,32 @@ async function measureEngine(channels: number, paths: string[]): Promise<Omit<Ch
     await sleep(1000);
     const steady = await engine.call<MemorySnapshot>('memory');
     const steadyItems = await engine.call<number>('tailItems');
-    const edgesBefore = await engine.call<EdgeSample>('edges');
 
-    progress(`${channels} channels: idle`);
-    const loader = await loadGenerator();
-    await engine.call('meterStart');
+    progress(`${channels} channels: idle for ${IDLE_SECONDS} s`);
     const idleFromMs = Date.now();
-    await untilVodChangeIsDue(engine, IDLE_SECONDS * 1000);
-    const idleCpu = await engine.call<CpuWindow>('meterStop');
-    const [idleActivity] = await engine.call<ActivityBucket[]>('activity', {
+    const idleCpu = await sampleCpu(engine.pid, IDLE_SECONDS);
+    const [idleActivity] = await engine.call<Array<{ appended: number; started: number }>>('activity', {
       fromMs: idleFromMs,
       bucketMs: Date.now() - idleFromMs,
       buckets: 1,
     });
 
     progress(`${channels} channels: load`);
-    const engineRun = await measureLoad(engine, loader, engine.info.port, paths);
-    const activity = await engine.call<ActivityBucket[]>('activity', {
-      fromMs: engineRun.startedAtMs,
-      bucketMs: BUCKET_MS,
-      buckets: engineRun.buckets.length,
-    });
+    const edgesBefore = await engine.call<EdgeSample>('edges');
+    const load = await measureLoad(engine.pid, engine.info.port, pathsFile);
     const edgesAfter = await engine.call<EdgeSample>('edges');
     const afterLoad = await engine.call<MemorySnapshot>('memory');
     const afterLoadItems = await engine.call<number>('tailItems');
     const problems = await engine.call<{ vodErrors: number; slates: number }>('problems');
-    const intervals = intervalFigures(engineRun, activity);
     return {
       channels,
       startupMs: added.ms,
-      engine: engineRun,
+      engine: load,
       memory: { empty, one, steady, afterLoad },
       perChannel: perChannelMemory(one, steady, channels),
       perChannelAfterLoad: perChannelMemory(one, afterLoad, channels),
       tailItems: { steady: steadyItems, afterLoad: afterLoadItems },
       idle: { ...idleCpu, appended: idleActivity?.appended ?? 0, started: idleActivity?.started ?? 0 },
-      intervals,
-      vodChange: vodChangeFigures(intervals),
       realTime: realTimeFigures(edgesBefore, edgesAfter),
       problems,
     };
@@ -190,17 +161,20 @@ async function measureEngine(channels: number, paths: string[]): Promise<Omit<Ch
   }
 }
 
-/**
- * The ceiling is measured just before and just after the engine (with the engine process gone): on a
- * shared machine, their mean is the fairest comparison, and their spread shows how noisy the run was.
- */
-async function measureChannels(channels: number, ceiling: Child<CeilingProcessInfo>): Promise<ChannelsRun> {
+/** The ceiling just before and just after the engine (not running at the same time). */
+async function measureChannels(
+  bundles: Bundles,
+  channels: number,
+  ceiling: Child<CeilingProcessInfo>,
+  dir: string,
+): Promise<ChannelsRun> {
   const paths = Array.from({ length: channels }, (_, n) => mediaPlaylistPath(n));
+  const pathsFile = await writePaths(dir, `paths-${channels}`, paths);
   progress(`${channels} channels: ceiling`);
-  const before = await measureLoad(ceiling, await loadGenerator(), ceiling.info.port, paths);
-  const run = await measureEngine(channels, paths);
+  const before = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
+  const run = await measureEngine(bundles, channels, pathsFile);
   progress(`${channels} channels: ceiling again`);
-  const after = await measureLoad(ceiling, await loadGenerator(), ceiling.info.port, paths);
+  const after = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
   return { ...run, ceiling: { rps: (before.rps + after.rps) / 2, before, after } };
 }
 
@@ -211,7 +185,7 @@ async function sharedStoreMain(stores: StoreKind[]): Promise<void> {
     idleSeconds: Number(opts['store-idle-seconds']),
     loadSeconds: SECONDS,
     connections: CONNECTIONS,
-    engineProcess: ENGINE_PROCESS,
+    engineProcess: ENGINE_SOURCE,
     loadProcess: LOAD_PROCESS,
     progress,
   });
@@ -229,15 +203,24 @@ async function main(): Promise<void> {
     if (unknown.length) throw new Error(`--store: unknown store ${unknown.join(', ')} (redis, dynamodb)`);
     return sharedStoreMain(stores as StoreKind[]);
   }
+  if (!wrkAvailable()) throw new Error('wrk not found: install it (Debian/Ubuntu: apt-get install -y wrk)');
+  if (!existsSync('/proc/self/stat')) throw new Error('this benchmark reads /proc (Linux only)');
+  if (availableParallelism() < 2)
+    progress('only one core: the engine and wrk share it, figures are meaningless');
   const startedAt = new Date().toISOString();
+  const loadAverageBefore = machineLoad();
+  progress(`load average ${loadAverageBefore}; bundling the engine process (esbuild, as the container)`);
+  const [engine, ceilingBundle] = await bundleAll([ENGINE_SOURCE, CEILING_SOURCE]);
+  const bundles: Bundles = { engine: engine!.file, ceiling: ceilingBundle!.file, engineBytes: engine!.bytes };
   progress(`simulating ${SIM_HOURS} h of playout`);
   const { samplePlaylist, ...drift } = await simulateDrift(SIM_HOURS);
 
-  const ceiling = await forkTs<CeilingProcessInfo>(CEILING_PROCESS, []);
+  const ceiling = await forkTs<CeilingProcessInfo>(bundles.ceiling, []);
+  pinProcess(ceiling.pid, ENGINE_CORE);
   const runs: ChannelsRun[] = [];
   try {
     await ceiling.call('setBody', { text: samplePlaylist });
-    for (const n of CHANNELS) runs.push(await measureChannels(n, ceiling));
+    for (const n of CHANNELS) runs.push(await measureChannels(bundles, n, ceiling, dirname(bundles.engine)));
   } finally {
     await ceiling.call('stop').catch(() => undefined);
     await ceiling.kill(5000);
@@ -245,14 +228,22 @@ async function main(): Promise<void> {
 
   const results: BenchResults = {
     startedAt,
-    machine: { cpus: availableParallelism(), loadAverage: loadavg(), node: process.version },
+    machine: {
+      cpus: availableParallelism(),
+      loadAverageBefore,
+      loadAverageAfter: machineLoad(),
+      node: process.version,
+    },
     options: {
       channels: CHANNELS,
       seconds: SECONDS,
       idleSeconds: IDLE_SECONDS,
       connections: CONNECTIONS,
       simHours: SIM_HOURS,
+      engineCores: ENGINE_CORE,
+      loadCores: LOAD_CORE,
     },
+    engineBundleBytes: bundles.engineBytes,
     ceilingBodyBytes: Buffer.byteLength(samplePlaylist),
     runs,
     drift,

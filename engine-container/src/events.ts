@@ -5,6 +5,7 @@
  * (server/public-event.ts).
  */
 import { EventEmitter } from 'node:events';
+import { isoDate } from './util/iso-date';
 
 export type EngineEventType =
   | 'item_started'
@@ -31,7 +32,7 @@ export class EngineEvents {
   }
 
   emit(channelId: string, type: EngineEventType, data: Record<string, unknown> = {}): void {
-    const event: EngineEvent = { type, channelId, time: new Date(this.clock()).toISOString(), data };
+    const event: EngineEvent = { type, channelId, time: isoDate(this.clock()), data };
     this.emitter.emit('event', event);
   }
 

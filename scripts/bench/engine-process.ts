@@ -33,12 +33,14 @@ export interface EdgeSample {
   edges: Array<{ atMs: number; lastIndex: number; endMs: number; segmentMs: number }>;
 }
 
-const STATIC_DIR = fileURLToPath(new URL('../../engine-container/static', import.meta.url));
+/** Given by the parent when this runs bundled from elsewhere (scripts/bench/bundle.ts). */
+const STATIC_DIR =
+  process.env.BENCH_STATIC_DIR ?? fileURLToPath(new URL('../../engine-container/static', import.meta.url));
 
 async function main(): Promise<void> {
   const origin = await startStaticServer(STATIC_DIR);
   const demo = `${origin.url}/demo/master.m3u8`;
-  // Shared-store mode (scripts/bench/shared-store.ts): the store named by BENCH_STORE_URL, counted.
+  // Shared-store mode (scripts/bench/shared-store/shared-store.ts): the store named by BENCH_STORE_URL, counted.
   const shared = process.env.BENCH_STORE_URL ? storeFromUrl(process.env.BENCH_STORE_URL) : undefined;
   if (shared && !hasLeases(shared)) throw new Error('BENCH_STORE_URL names a store without leases');
   const store = shared && hasLeases(shared) ? new CountingStore(shared) : undefined;

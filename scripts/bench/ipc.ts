@@ -60,14 +60,14 @@ export interface ForkOptions {
   stdout?: NodeJS.WritableStream;
 }
 
-/** Forks a TypeScript module (through tsx) and waits for its ready message. */
+/** Forks a module (TypeScript through tsx, a bundled .mjs with plain node) and waits for its ready message. */
 export async function forkTs<Info>(
   modulePath: string,
   args: string[],
   options: ForkOptions = {},
 ): Promise<Child<Info>> {
   const child: ChildProcess = fork(modulePath, args, {
-    execArgv: [...(options.nodeFlags ?? []), '--import', 'tsx'],
+    execArgv: [...(options.nodeFlags ?? []), ...(modulePath.endsWith('.ts') ? ['--import', 'tsx'] : [])],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });

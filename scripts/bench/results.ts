@@ -1,26 +1,9 @@
 /** The benchmark's results (also its JSON file) and the figures derived from raw measurements. */
 import type { DriftResult } from './drift-sim';
-import type { ActivityBucket, EdgeSample } from './engine-process';
-import type { LoadResult } from './load';
-import type { CpuWindow, MemorySnapshot } from './process-meter';
-
-export type LoadRun = LoadResult & { serverCpu: CpuWindow };
-
-export interface IntervalFigures {
-  startMs: number;
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  appended: number;
-  started: number;
-}
-
-export interface VodChangeFigures {
-  /** Intervals in which channels appended their next item or started playing it. */
-  withChange: { intervals: number; worstP99Ms: number; maxMs: number };
-  withoutChange: { intervals: number; worstP99Ms: number; maxMs: number };
-}
+import type { EdgeSample } from './engine-process';
+import type { CpuSeconds } from './pin';
+import type { MemorySnapshot } from './process-meter';
+import type { WrkResult } from './wrk';
 
 export interface RealTimeFigures {
   wallMs: number;
@@ -33,41 +16,42 @@ export interface RealTimeFigures {
   segmentMs: number;
 }
 
+/** One wrk run against a server, with the server's CPU over it (from /proc, % of one core). */
+export type LoadRun = WrkResult & { serverCpuPct: number };
+
 export interface ChannelsRun {
   channels: number;
-  /** Adding the channels until each has its log and a rendered playlist. */
+  /** Creating the channels at once until every one has its log and has rendered its first playlist. */
   startupMs: number;
-  /** Measured before and after the engine; rps is their mean. */
+  /** The raw node:http ceiling, measured before and after the engine; rps is their mean. */
   ceiling: { rps: number; before: LoadRun; after: LoadRun };
   engine: LoadRun;
   /** After forced GC: no channel, one channel, N channels at steady state, N channels after the load. */
   memory: { empty: MemorySnapshot; one: MemorySnapshot; steady: MemorySnapshot; afterLoad: MemorySnapshot };
   /** Marginal memory of a channel: (N channels - 1 channel) / (N - 1); NaN for N = 1. */
   perChannel: { rssMB: number; heapMB: number };
-  /**
-   * The same after the load: channels hold more log items by then, and rendered playlists; RSS also
-   * holds what serving costs whatever the channel count (sockets, a grown young generation).
-   */
   perChannelAfterLoad: { rssMB: number; heapMB: number };
-  /** Average log items per channel when memory was measured (steady size: ~14 with the 12 s demo). */
+  /** Average log items per channel when memory was measured. */
   tailItems: { steady: number; afterLoad: number };
-  idle: CpuWindow & { appended: number; started: number };
-  intervals: IntervalFigures[];
-  vodChange: VodChangeFigures;
+  /** The engine's CPU with no requests, per second over at least one full VOD cycle. */
+  idle: CpuSeconds & { appended: number; started: number };
   realTime: RealTimeFigures;
   problems: { vodErrors: number; slates: number };
 }
 
 export interface BenchResults {
   startedAt: string;
-  machine: { cpus: number; loadAverage: number[]; node: string };
+  machine: { cpus: number; loadAverageBefore: string; loadAverageAfter: string; node: string };
   options: {
     channels: number[];
     seconds: number;
     idleSeconds: number;
     connections: number;
     simHours: number;
+    engineCores: string;
+    loadCores: string;
   };
+  engineBundleBytes: number;
   ceilingBodyBytes: number;
   runs: ChannelsRun[];
   drift: Omit<DriftResult, 'samplePlaylist'>;
@@ -81,33 +65,6 @@ export function perChannelMemory(one: MemorySnapshot, steady: MemorySnapshot, ch
   return {
     rssMB: (steady.rssBytes - one.rssBytes) / MB / extra,
     heapMB: (steady.heapUsedBytes - one.heapUsedBytes) / MB / extra,
-  };
-}
-
-export function intervalFigures(load: LoadResult, activity: readonly ActivityBucket[]): IntervalFigures[] {
-  const bucketS = load.durationMs / 1000 / Math.max(1, load.buckets.length);
-  return load.buckets.map((b, i) => ({
-    startMs: b.startMs,
-    rps: b.requests / bucketS,
-    p50Ms: b.latency.p50Ms,
-    p99Ms: b.latency.p99Ms,
-    maxMs: b.latency.maxMs,
-    appended: activity[i]?.appended ?? 0,
-    started: activity[i]?.started ?? 0,
-  }));
-}
-
-export function vodChangeFigures(intervals: readonly IntervalFigures[]): VodChangeFigures {
-  const worst = (xs: number[]) => (xs.length ? Math.max(...xs) : Number.NaN);
-  const group = (xs: IntervalFigures[]) => ({
-    intervals: xs.length,
-    worstP99Ms: worst(xs.map((x) => x.p99Ms)),
-    maxMs: worst(xs.map((x) => x.maxMs)),
-  });
-  const changed = (x: IntervalFigures) => x.appended + x.started > 0;
-  return {
-    withChange: group(intervals.filter(changed)),
-    withoutChange: group(intervals.filter((x) => !changed(x))),
   };
 }
 

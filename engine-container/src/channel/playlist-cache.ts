@@ -18,8 +18,17 @@ export class PlaylistCache {
     return e && e.version === version && nowMs >= e.fromMs && nowMs < e.untilMs ? e.body : undefined;
   }
 
+  /** Updates the rendition's entry in place: a channel re-renders every segment, and allocates nothing for it. */
   set(key: string, version: number, fromMs: number, untilMs: number, body: string): void {
-    this.entries.set(key, { version, fromMs, untilMs, body });
+    const e = this.entries.get(key);
+    if (!e) {
+      this.entries.set(key, { version, fromMs, untilMs, body });
+      return;
+    }
+    e.version = version;
+    e.fromMs = fromMs;
+    e.untilMs = untilMs;
+    e.body = body;
   }
 
   clear(): void {

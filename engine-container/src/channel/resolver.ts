@@ -1,14 +1,37 @@
-/** Binds the window function to this process's VOD cache and the engine's mapping options. */
+/**
+ * Binds the window function to this process's VOD cache and the engine's mapping options. A track is a
+ * pure function of (parsed VOD, ladder, key) for fixed options, and every request asks it for each
+ * item of the window: remembered per VOD object and ladder object (both immutable once made; a reloaded
+ * VOD is a new object), so a request maps no rendition twice.
+ */
 import { type MappingOptions, trackFor } from '../ladder/map-rendition';
 import { REFERENCE_KEY } from '../playout/append';
 import type { TrackResolver } from '../playout/window';
-import { referenceTrack } from '../vod/parsed-vod';
+import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
+import type { Track } from '../vod/track';
 import type { VodCache } from '../vod/vod-cache';
 
 export function trackResolver(vods: VodCache, opts: MappingOptions): TrackResolver {
+  const mapped = new WeakMap<ParsedVod, WeakMap<object, Map<string, Track>>>();
   return (item, key) => {
     const vod = vods.get(item.uri);
     if (!vod) return undefined;
-    return key === REFERENCE_KEY ? referenceTrack(vod) : trackFor(vod, item.ladder, key, opts);
+    if (key === REFERENCE_KEY) return referenceTrack(vod);
+    let byLadder = mapped.get(vod);
+    if (!byLadder) {
+      byLadder = new WeakMap();
+      mapped.set(vod, byLadder);
+    }
+    let byKey = byLadder.get(item.ladder);
+    if (!byKey) {
+      byKey = new Map();
+      byLadder.set(item.ladder, byKey);
+    }
+    let track = byKey.get(key);
+    if (!track) {
+      track = trackFor(vod, item.ladder, key, opts);
+      byKey.set(key, track);
+    }
+    return track;
   };
 }

@@ -61,6 +61,25 @@ interface Played {
   previous?: PlayoutItem;
 }
 
+/**
+ * An item's range is a pure function of (item, track, cut) and every request of every rendition needs
+ * it for each item of the tail: remembered per item and track while the cut stays the same.
+ */
+const ranges = new WeakMap<PlayoutItem, Map<Track, { cut: number; range: ItemRange }>>();
+
+function rangeOf(item: PlayoutItem, track: Track, cut: number): ItemRange {
+  let perItem = ranges.get(item);
+  if (!perItem) {
+    perItem = new Map();
+    ranges.set(item, perItem);
+  }
+  const known = perItem.get(track);
+  if (known && known.cut === cut) return known.range;
+  const range = itemRange(item, track, cut);
+  perItem.set(track, { cut, range });
+  return range;
+}
+
 function playedItems(
   items: readonly PlayoutItem[],
   resolve: TrackResolver,
@@ -76,7 +95,7 @@ function playedItems(
     if (item.startMs > nowMs) return { played: out, nextStartMs: item.startMs };
     const track = resolve(item, key);
     if (!track) throw new MissingVodError(item.uri);
-    const range = itemRange(item, track, cuts[k]);
+    const range = rangeOf(item, track, cuts[k]!);
     if (range.end > range.first) out.push({ item, range, previous });
     previous = item;
   }

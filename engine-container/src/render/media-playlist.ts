@@ -3,6 +3,7 @@
  * EXT-X-DISCONTINUITY at every item boundary, EXT-X-KEY and EXT-X-MAP repeated when they change and
  * after every discontinuity (a player may join right there), explicit byte-range offsets.
  */
+import type { SourceSegment } from '../hls/parse-media';
 import type { PlayoutItem } from '../playout/item';
 import type { PlaylistWindow, WindowSegment } from '../playout/window';
 import { isoDate, seconds, segmentDecorations } from './segment-tags';
@@ -11,9 +12,26 @@ export const PLAYLIST_VERSION = 6;
 
 /**
  * A segment's own lines (date, decorations, EXTINF, byte range, URI) never change, and a segment stays
- * in ~window/segment consecutive playlists: render them once per item. Dropped with the item.
+ * in ~window/segment consecutive playlists: render them once per item. Dropped with the item. Looked
+ * up by the source segment object (no key string built per request); a looping item plays one source
+ * segment at several positions, chained.
  */
-const blocks = new WeakMap<PlayoutItem, Map<string, string>>();
+interface Block {
+  position: number;
+  text: string;
+  other: Block | undefined;
+}
+const blocks = new WeakMap<PlayoutItem, Map<SourceSegment, Block>>();
+
+function renderBlock(s: WindowSegment): string {
+  const seg = s.segment;
+  let text = `#EXT-X-PROGRAM-DATE-TIME:${isoDate(s.pdtMs)}\n`;
+  for (const line of segmentDecorations(s)) text += `${line}\n`;
+  if (seg.gap) text += '#EXT-X-GAP\n';
+  text += `#EXTINF:${seconds(s.durationMs)},\n`;
+  if (seg.byterange) text += `#EXT-X-BYTERANGE:${seg.byterange.length}@${seg.byterange.offset}\n`;
+  return text + seg.uri;
+}
 
 function segmentBlock(s: WindowSegment): string {
   let perItem = blocks.get(s.item);
@@ -21,43 +39,33 @@ function segmentBlock(s: WindowSegment): string {
     perItem = new Map();
     blocks.set(s.item, perItem);
   }
-  const key = `${s.position}|${s.segment.uri}`;
-  let block = perItem.get(key);
-  if (block === undefined) {
-    const seg = s.segment;
-    const lines = [`#EXT-X-PROGRAM-DATE-TIME:${isoDate(s.pdtMs)}`, ...segmentDecorations(s)];
-    if (seg.gap) lines.push('#EXT-X-GAP');
-    lines.push(`#EXTINF:${seconds(s.durationMs)},`);
-    if (seg.byterange) lines.push(`#EXT-X-BYTERANGE:${seg.byterange.length}@${seg.byterange.offset}`);
-    lines.push(seg.uri);
-    block = lines.join('\n');
-    perItem.set(key, block);
-  }
-  return block;
+  const first = perItem.get(s.segment);
+  for (let b = first; b; b = b.other) if (b.position === s.position) return b.text;
+  const text = renderBlock(s);
+  perItem.set(s.segment, { position: s.position, text, other: first });
+  return text;
 }
 
 export function renderMediaPlaylist(win: PlaylistWindow): string {
-  const lines = [
-    '#EXTM3U',
-    `#EXT-X-VERSION:${PLAYLIST_VERSION}`,
-    `#EXT-X-TARGETDURATION:${win.targetDurationS}`,
-    `#EXT-X-MEDIA-SEQUENCE:${win.mediaSequence}`,
-    `#EXT-X-DISCONTINUITY-SEQUENCE:${win.discontinuitySequence}`,
-  ];
+  let out =
+    `#EXTM3U\n#EXT-X-VERSION:${PLAYLIST_VERSION}\n#EXT-X-TARGETDURATION:${win.targetDurationS}\n` +
+    `#EXT-X-MEDIA-SEQUENCE:${win.mediaSequence}\n#EXT-X-DISCONTINUITY-SEQUENCE:${win.discontinuitySequence}\n`;
   let keys: string | undefined;
   let map: string | undefined;
-  win.segments.forEach((s, n) => {
+  const segments = win.segments;
+  for (let n = 0; n < segments.length; n++) {
+    const s = segments[n]!;
     const seg = s.segment;
-    if (s.discontinuity) lines.push('#EXT-X-DISCONTINUITY');
+    if (s.discontinuity) out += '#EXT-X-DISCONTINUITY\n';
     const fresh = n === 0 || s.discontinuity;
     if (seg.keys !== keys || (fresh && seg.keys)) {
-      if (seg.keys) lines.push(seg.keys);
-      else if (n > 0) lines.push('#EXT-X-KEY:METHOD=NONE');
+      if (seg.keys) out += `${seg.keys}\n`;
+      else if (n > 0) out += '#EXT-X-KEY:METHOD=NONE\n';
     }
-    if (seg.map && (fresh || seg.map !== map)) lines.push(seg.map);
+    if (seg.map && (fresh || seg.map !== map)) out += `${seg.map}\n`;
     keys = seg.keys;
     map = seg.map;
-    lines.push(segmentBlock(s));
-  });
-  return `${lines.join('\n')}\n`;
+    out += `${segmentBlock(s)}\n`;
+  }
+  return out;
 }

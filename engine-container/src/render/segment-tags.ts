@@ -6,10 +6,11 @@
 import { quotedSafe } from '../hls/attributes';
 import type { PlayoutItem } from '../playout/item';
 import type { WindowSegment } from '../playout/window';
+import { isoDate } from '../util/iso-date';
 import { scte35SpliceInsert } from './scte35';
 
+export { isoDate };
 export const seconds = (ms: number): string => (ms / 1000).toFixed(3);
-export const isoDate = (ms: number): string => new Date(ms).toISOString();
 
 const adId = (preroll: PlayoutItem): string => `preroll-${preroll.seq}-${preroll.startMs}`;
 const RESERVED = new Set([

@@ -37,7 +37,10 @@ interface Measurement {
   models: ModelName[];
   reference: string;
   threads: number;
-  /** Scores of the files uploaded, for the output's score index (a compile then downloads none of them). */
+  /**
+   * Scores of the files uploaded since the output's score index was last updated: it is updated after
+   * every rung, so a compile during or after the job downloads none of the files already there.
+   */
   indexed: ScoreIndex;
   /** Result files uploaded so far. */
   done: number;
@@ -76,14 +79,15 @@ export async function measure(
     done: 0,
   };
   for (const rung of rungs) await measureRung(m, rung);
-  const log: Logger = deps.log.child({ jobId: job.id });
-  await mergeIndex(
-    deps.objects,
-    job.pipeline.resultBucket,
-    indexKey(job.pipeline.resultPrefix, job.name),
-    m.indexed,
-    log,
-  );
+}
+
+/** Adds the scores uploaded since the last update to the output's stored index (a read and a write). */
+async function updateIndex(m: Measurement): Promise<void> {
+  const entries = m.indexed;
+  m.indexed = {};
+  const log: Logger = m.deps.log.child({ jobId: m.job.id });
+  const { resultBucket, resultPrefix } = m.job.pipeline;
+  await mergeIndex(m.deps.objects, resultBucket, indexKey(resultPrefix, m.job.name), entries, log);
 }
 
 /** The requested models this engine can score, and why it cannot score the others. */
@@ -113,6 +117,7 @@ async function measureRung(m: Measurement, rung: Rung): Promise<void> {
   }));
   await scoreRung(m, rung, encoded, targets);
   for (const target of targets) await uploadScore(m, { model: target.model, ...rung }, target.logPath);
+  await updateIndex(m);
   await rm(encoded, { force: true });
 }
 

@@ -5,13 +5,13 @@
  * requests per channel per second with no player (the log's own upkeep: appends, leases, refreshes)
  * and under load (requests also refresh stale tails), and request latency p50/p99 under load.
  */
-import { localName, tables } from '../../core/resources';
-import { startLocalCloud } from '../../local/cloud';
-import { startRedisServer } from '../../test/engine-ha/support/redis-server';
-import { mediaPlaylistPath } from './channel-paths';
-import type { StoreOps } from './counting-store';
-import type { EngineProcessInfo } from './engine-process';
-import { forkTs } from './ipc';
+import { localName, tables } from '../../../core/resources';
+import { startLocalCloud } from '../../../local/cloud';
+import { startRedisServer } from '../../../test/engine-ha/support/redis-server';
+import { mediaPlaylistPath } from '../channel-paths';
+import type { StoreOps } from '../counting-store';
+import type { EngineProcessInfo } from '../engine-process';
+import { forkTs } from '../ipc';
 import type { LoadPlan, LoadResult } from './load';
 
 export type StoreKind = 'redis' | 'dynamodb';

@@ -6,7 +6,7 @@
  */
 import { Agent, get } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { announceReady, serveRequests } from './ipc';
+import { announceReady, serveRequests } from '../ipc';
 import { type LatencySummary, summarize } from './latency-stats';
 
 export interface LoadPlan {

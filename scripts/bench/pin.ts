@@ -1,0 +1,52 @@
+/**
+ * CPU pinning and per-second CPU of another process, from outside it (/proc, Linux): the engine and
+ * the load tool each get their own core, and each one's CPU is read the same way.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** Pins every thread of a running process (and the threads it starts later) to the given cores. */
+export function pinProcess(pid: number, cores: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+}
+
+const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** User + system CPU seconds a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may contain spaces) start at state (field 3).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
+}
+
+export interface CpuSeconds {
+  /** Average over the window, % of one core. */
+  avgPct: number;
+  /** The busiest whole second, % of one core. */
+  worstSecondPct: number;
+  perSecondPct: number[];
+}
+
+/** Samples a process's CPU once a second for `seconds` (resolution: one clock tick, 10 ms). */
+export async function sampleCpu(pid: number, seconds: number): Promise<CpuSeconds> {
+  const perSecondPct: number[] = [];
+  const first = { cpu: cpuSeconds(pid), at: performance.now() };
+  let last = first;
+  for (let s = 0; s < seconds; s++) {
+    await new Promise((r) => setTimeout(r, 1000 - ((performance.now() - first.at) % 1000)));
+    const now = { cpu: cpuSeconds(pid), at: performance.now() };
+    perSecondPct.push(((now.cpu - last.cpu) / ((now.at - last.at) / 1000)) * 100);
+    last = now;
+  }
+  return {
+    avgPct: ((last.cpu - first.cpu) / ((last.at - first.at) / 1000)) * 100,
+    worstSecondPct: Math.max(...perSecondPct),
+    perSecondPct,
+  };
+}
+
+/** The system's 1-minute load average and the number of cores, for the report's header. */
+export function machineLoad(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
