@@ -52,6 +52,7 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
     ...config.options,
     fetch,
     channelManager: composite,
+    ...(schedule ? { streamSwitchManager: schedule.switchManager } : {}),
     channelRefreshIntervalMs: config.channelRefreshMs,
     ...(config.logStore === 'dynamodb' && !config.options.kvstoreUrl && !overrides.kvstoreUrl
       ? { logStore: new DynamoDbPlayoutLogStore(documentClient()) }

@@ -15,8 +15,9 @@ import type { Feed, ScheduleChannel, StoredFeed } from '../model';
 import { playbackUrl } from '../playback-id';
 import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
 import type { Caller } from './auth';
+import { manualEntry } from './manual-entry';
 import { scheduleRange } from './schedule-range';
-import { createChannelSchema, createFeedSchema, scheduleId } from './schemas';
+import { createChannelSchema, createEntrySchema, createFeedSchema, scheduleId } from './schemas';
 import { bodyTenant, checkTenant, requestTenant } from './tenant';
 
 export const API_PREFIX = '/api/v1';
@@ -150,6 +151,32 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
           page,
         );
         return pageResponse(req, items, next);
+      },
+    },
+    {
+      method: 'POST',
+      path: `${API_PREFIX}/channels/{id}/schedule`,
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        const id = pathId(req);
+        const body = parseWith(createEntrySchema, req.body);
+        if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
+        const entry = await manualEntry(id, body, deps.vodDurationMs);
+        if ((await deps.entries.putManual(tenant, id, entry)) === 'taken')
+          throw conflict(`another entry of channel ${id} ends at ${entry.end}`);
+        return json(201, entry);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${API_PREFIX}/channels/{id}/schedule/{entryId}`,
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        const id = pathId(req);
+        const entryId = parseWith(scheduleId, req.params.entryId, 'entryId');
+        if (!(await deps.entries.removeManual(tenant, id, entryId)))
+          throw notFound(`entry ${entryId} of channel ${id} not found`);
+        return json(204);
       },
     },
     {

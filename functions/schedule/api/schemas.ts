@@ -43,5 +43,34 @@ export const createFeedSchema = z
   })
   .strict();
 
+/** An ISO 8601 instant with a date, a time and a zone (Z or ±hh:mm). */
+const instant = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i,
+    'must be an ISO 8601 instant with a zone, such as 2024-05-01T12:00:00Z',
+  )
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real instant');
+
+/** A manual schedule entry (docs/schedule-api.md): `end` after `start`; a VOD may leave `end` out. */
+export const createEntrySchema = z
+  .object({
+    title: plainText(256),
+    type: z.enum(['LIVE', 'VOD']),
+    url: httpUrl,
+    start: instant,
+    end: instant.optional(),
+  })
+  .strict()
+  .refine((b) => b.end !== undefined || b.type === 'VOD', {
+    message: 'a LIVE entry needs an end',
+    path: ['end'],
+  })
+  .refine((b) => b.end === undefined || Date.parse(b.end) > Date.parse(b.start), {
+    message: 'must be after start',
+    path: ['end'],
+  });
+
+export type CreateEntryBody = z.infer<typeof createEntrySchema>;
 export type CreateChannelBody = z.infer<typeof createChannelSchema>;
 export type CreateFeedBody = z.infer<typeof createFeedSchema>;
