@@ -244,15 +244,19 @@ describe('live mixing', () => {
     a.playout.setSchedule(events);
     b.playout.setSchedule(events);
     let liveSeen = 0;
-    for (const end = start + 50_000; a.clock.now < end; a.clock.now += 1000) {
-      // The two engines advance at different moments of the same second.
-      if (a.playout.nextWakeMs() <= a.clock.now) await a.playout.advance();
-      if (b.playout.nextWakeMs() <= a.clock.now) await b.playout.advance();
+    for (let n = 0, end = start + 50_000; a.clock.now < end; a.clock.now += 1000, n++) {
+      // The two engines advance at different moments of the same second, each first in turn: the
+      // writer lease, and so the following of the source, moves between them.
+      for (const e of n % 2 ? [a, b] : [b, a])
+        if (e.playout.nextWakeMs() <= a.clock.now) await e.playout.advance();
       const one = await a.playlists.mediaPlaylist('v1');
       expect(await b.playlists.mediaPlaylist('v1')).toBe(one);
       if (one.includes('/cam/')) liveSeen++;
     }
     expect(liveSeen).toBeGreaterThan(10);
+    // The source never stalled: the event played to its end, whichever engine appended.
+    const live = a.playout.tail.items.filter((i) => i.kind === 'live');
+    expect(live.at(-1)!.startMs + live.at(-1)!.durationMs).toBeGreaterThanOrEqual(start + 20_000);
     expect(LIVE_LEAD_TARGET_DURATIONS).toBeGreaterThan(STALL_TARGET_DURATIONS);
   });
 });

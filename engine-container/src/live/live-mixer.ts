@@ -48,6 +48,9 @@ export interface LiveMixerDeps {
 
 interface Following {
   eventId: string;
+  /** The newest media sequence number this engine saw the source list, and when it first saw it:
+   * whoever appended the segments (the writer lease moves between engines). */
+  lastMsn: number;
   lastNewAtMs: number;
   targetDurationS: number;
 }
@@ -69,6 +72,8 @@ export class LiveMixer {
   private readonly done = new Set<string>();
   private readonly reportedInvalid = new Set<string>();
   private following: Following | undefined;
+  /** The target duration of each LIVE event's source, once seen: when to join it. */
+  private readonly sourceTd = new Map<string, number>();
   private wakeAt: number | undefined;
 
   constructor(private readonly deps: LiveMixerDeps) {}
@@ -136,16 +141,24 @@ export class LiveMixer {
       this.done.add(upcoming.eventId);
       return false;
     }
-    // Join when the source's newest segments, played from atMs on, keep the log ahead by the lead.
-    const guessTd = header.targetDurationS;
-    if (now < atMs - LIVE_LEAD_TARGET_DURATIONS * guessTd * 1000) {
-      this.wakeAt = atMs - LIVE_LEAD_TARGET_DURATIONS * guessTd * 1000;
+    // Join when the source's newest segments, played from atMs on, keep the log ahead by the lead
+    // (in the source's target durations; the channel's until the source was seen once).
+    const joinAtMs = () =>
+      atMs -
+      LIVE_LEAD_TARGET_DURATIONS * (this.sourceTd.get(upcoming.eventId) ?? header.targetDurationS) * 1000;
+    if (now < joinAtMs()) {
+      this.wakeAt = joinAtMs();
       return true;
     }
-    this.wakeAt = now + this.pollMs(guessTd);
+    this.wakeAt = now + this.pollMs(header.targetDurationS);
     if (!(await this.deps.mayAsk())) return true;
     const snapshot = await this.look(upcoming);
     if (!snapshot) return false;
+    this.sourceTd.set(upcoming.eventId, snapshot.targetDurationS);
+    if (now < joinAtMs()) {
+      this.wakeAt = joinAtMs();
+      return true;
+    }
     if (!this.fits(snapshot, header, upcoming)) {
       await this.refuse(upcoming, atMs, header);
       return false;
@@ -164,6 +177,7 @@ export class LiveMixer {
     if (!draft) return false;
     this.following = {
       eventId: upcoming.eventId,
+      lastMsn: toMsn,
       lastNewAtMs: now,
       targetDurationS: snapshot.targetDurationS,
     };
@@ -185,7 +199,7 @@ export class LiveMixer {
     const logEnd = logEndMs(tail.items);
     if (!event || logEnd >= event.end_time) return this.switchOut(eventId, event ? 'ended' : 'removed');
     if (this.following?.eventId !== eventId)
-      this.following = { eventId, lastNewAtMs: now, targetDurationS: header.targetDurationS };
+      this.following = { eventId, lastMsn: -1, lastNewAtMs: now, targetDurationS: header.targetDurationS };
     const state = this.following;
     this.wakeAt = now + this.pollMs(state.targetDurationS);
     if (!(await this.deps.mayAsk())) return true;
@@ -197,6 +211,10 @@ export class LiveMixer {
     const used = [...new Set(Object.values(map))];
     const toMsn = commonLastMsn(snapshot, used);
     const after = itemLastMsn(last) ?? -1;
+    if (toMsn > state.lastMsn) {
+      state.lastMsn = toMsn;
+      state.lastNewAtMs = now;
+    }
     if (toMsn <= after) {
       const silentMs = now - state.lastNewAtMs;
       if (
@@ -214,7 +232,6 @@ export class LiveMixer {
       }
       return true;
     }
-    state.lastNewAtMs = now;
     const fromMsn = Math.max(after + 1, commonFirstMsn(snapshot, used));
     const draft = this.draft(event, snapshot, map, fromMsn, toMsn, logEnd);
     if (!draft) return this.switchOut(eventId, 'ended');
