@@ -5,7 +5,6 @@
  * rules hold on every reload, the two engines serve the same bytes, ffmpeg decodes the channel as a
  * client, and hls.js in Chromium plays through every switch, including a source killed mid-event.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +15,7 @@ import { playbackChannelId } from '../../functions/schedule/playback-id';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { type BrowserPlayback, chromiumAvailable, describeErrors, playInBrowser } from '../support/browser';
 import { ensureFixtures } from '../support/fixtures';
+import { playWithFfmpeg } from '../support/hls-client';
 import { type MediaPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
 import { checkReloads } from '../support/live-rules';
 import { LIVE_SEGMENT_S, type LiveSource, startLiveSource } from '../support/live-source';
@@ -83,18 +83,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const isLive = (uri: string, s: LiveSource) => uri.startsWith(s.url.replace('master.m3u8', ''));
 const isVod = (uri: string) => /\/vod-[ab]\//.test(uri);
 
-/** ffmpeg as an HLS client of url for `seconds`: its error output ('' when it decoded cleanly). */
-function decodeWithFfmpeg(url: string, seconds: number): Promise<string> {
-  return new Promise((resolve) => {
-    const p = spawn('ffmpeg', ['-v', 'error', '-i', url, '-t', String(seconds), '-f', 'null', '-']);
-    let err = '';
-    p.stderr.on('data', (d) => {
-      err += d;
-    });
-    p.on('close', () => resolve(err));
-  });
-}
-
 describe('live mixing through the schedule API', () => {
   it('switches to a LIVE entry and back at its end, and back early when its source dies', async () => {
     expect((await api('/channels', { id: 'sport', title: 'Sport' })).status).toBe(201);
@@ -133,7 +121,10 @@ describe('live mixing through the schedule API', () => {
     const browser: Promise<BrowserPlayback | undefined> = chromiumAvailable()
       ? playInBrowser(`${base[0]}/master.m3u8`, { seconds: watchS })
       : Promise.resolve(undefined);
-    const decoded = decodeWithFfmpeg(`${base[1]}/master.m3u8`, watchS);
+    const decoded = playWithFfmpeg(`${base[1]}/master.m3u8`, {
+      seconds: watchS - 15,
+      timeoutMs: watchS * 1000 + 30_000,
+    });
 
     const reloads: MediaPlaylist[] = [];
     let compared = 0;
@@ -192,7 +183,14 @@ describe('live mixing through the schedule API', () => {
         `(source target duration ${LIVE_SEGMENT_S} s)`,
     );
 
-    expect(await decoded).toBe('');
+    const played = await decoded;
+    // ffmpeg says so when segments come from several hosts (VOD origin, live source), then opens a
+    // new connection: not a playback error.
+    const errors = played.errors.filter(
+      (e) => !e.includes('Cannot reuse HTTP connection for different host'),
+    );
+    console.log(`ffmpeg: played ${played.playedSeconds.toFixed(1)} s, ${errors.length} errors`);
+    expect(errors, played.stderrTail).toEqual([]);
     const play = await browser;
     if (play) {
       const context = () => `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}`;

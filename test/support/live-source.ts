@@ -1,7 +1,7 @@
 /**
  * A real live HLS source on localhost for live-mixing tests: ffmpeg encodes a test pattern in real
  * time (-re) into 2 rungs (320x180 and 640x360, H.264 + AAC, 2 s segments), with the HLS muxer's
- * sliding window (8 segments) and deleted segments, into a temp folder served by the static server.
+ * sliding window (8 segments) and deleted segments (80 s after they leave it), into a temp folder served by the static server.
  * stop() kills ffmpeg by its pid (the playlist stays, frozen: a source that stopped sending).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -37,6 +37,9 @@ export async function startLiveSource(): Promise<LiveSource> {
     ...['-c:a', 'aac', '-b:a', '64k', '-ac', '2'],
     ...['-f', 'hls', '-hls_time', String(LIVE_SEGMENT_S), '-hls_list_size', '8'],
     ...['-hls_flags', 'delete_segments+independent_segments+temp_file'],
+    // Deleted only 80 s after they leave the playlist: the channel lists a live segment for its whole
+    // window after the source did (docs/live-mixing.md, "What the source must do").
+    ...['-hls_delete_threshold', '40'],
     ...['-hls_segment_filename', path.join(dir, 'v%v_%d.ts'), '-master_pl_name', 'master.m3u8'],
     ...['-var_stream_map', 'v:0,a:0 v:1,a:1', path.join(dir, 'v%v.m3u8')],
   ];

@@ -173,7 +173,10 @@ export class LiveMixer {
       toMsn,
       LIVE_LEAD_TARGET_DURATIONS * snapshot.targetDurationS * 1000 + (now - atMs),
     );
-    const draft = this.draft(upcoming, snapshot, map, fromMsn, toMsn, atMs);
+    // Reading the source took time: never cut before what players may have seen meanwhile.
+    const cutMs = cutBoundaryMs(tail.items, config.clock() + this.deps.marginMs(), resolve);
+    const startMs = Math.min(logEndMs(tail.items), Math.max(atMs, cutMs));
+    const draft = this.draft(upcoming, snapshot, map, fromMsn, toMsn, startMs);
     if (!draft) return false;
     this.following = {
       eventId: upcoming.eventId,
@@ -184,9 +187,9 @@ export class LiveMixer {
     this.deps.log.info('switching to LIVE', {
       channelId: this.deps.channel().id,
       eventId: upcoming.eventId,
-      atMs,
+      startMs,
     });
-    await this.deps.append([this.planned(draft, snapshot)], atMs, header);
+    await this.deps.append([this.planned(draft, snapshot)], startMs, header);
     this.wakeAt = now + this.pollMs(snapshot.targetDurationS);
     return true;
   }
