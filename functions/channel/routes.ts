@@ -13,6 +13,7 @@ import { createChannelSchema, privateUrlField, tokenRequestSchema } from './chan
 import { createChannel, deleteChannel, listChannels } from './channel-service';
 import { createView, listView } from './channel-views';
 import type { ChannelDeps } from './deps';
+import { liveEventRoutes } from './live-event-routes';
 import { createRefused, noSuchChannel, trialTokenRefused } from './refusals';
 import { tenantPageKey } from './stores/channel-store';
 import { issueTrialToken } from './trial-token';
@@ -71,6 +72,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         return json(204);
       },
     },
+    ...liveEventRoutes(open),
     {
       method: 'POST',
       path: '/token',

@@ -10,7 +10,7 @@
  * Unknown fields are refused (400 naming the field), so a typo never passes silently.
  */
 import { z } from 'zod';
-import { httpUrl, plainText } from '../../../core/validation';
+import { httpUrl, isoInstant, plainText } from '../../../core/validation';
 import { SCHEDULE_ID } from '../model';
 import { MAX_TENANT_LENGTH } from './tenant';
 
@@ -43,23 +43,14 @@ export const createFeedSchema = z
   })
   .strict();
 
-/** An ISO 8601 instant with a date, a time and a zone (Z or ±hh:mm). */
-const instant = z
-  .string()
-  .regex(
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i,
-    'must be an ISO 8601 instant with a zone, such as 2024-05-01T12:00:00Z',
-  )
-  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real instant');
-
 /** A manual schedule entry (docs/schedule-api.md): `end` after `start`; a VOD may leave `end` out. */
 export const createEntrySchema = z
   .object({
     title: plainText(256),
     type: z.enum(['LIVE', 'VOD']),
     url: httpUrl,
-    start: instant,
-    end: instant.optional(),
+    start: isoInstant,
+    end: isoInstant.optional(),
   })
   .strict()
   .refine((b) => b.end !== undefined || b.type === 'VOD', {
