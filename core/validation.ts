@@ -64,3 +64,12 @@ export const plainText = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters')
     .refine((value) => !BIDI_CONTROLS.test(value), 'must not contain bidirectional control characters');
+
+/** An ISO 8601 instant with a date, a time and a zone (Z or ±hh:mm): no locale-dependent guesses. */
+export const isoInstant = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i,
+    'must be an ISO 8601 instant with a zone, such as 2024-05-01T12:00:00Z',
+  )
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real instant');

@@ -10,7 +10,7 @@ import { mediaOf } from '../../core/media-shape';
 import type { Channel as StoredChannel } from '../../functions/channel/model';
 import type { ChannelStore } from '../../functions/channel/stores/channel-store';
 import { HEALTHY, type OutageState, recordFailure } from '../src/channel/outage';
-import type { Channel, IChannelManager } from '../src/types';
+import type { Channel, IChannelManager, ScheduleEvent } from '../src/types';
 
 export interface OnairChannelOptions {
   [key: string]: unknown;
@@ -18,12 +18,15 @@ export interface OnairChannelOptions {
   url: string;
   tenant: string;
   preroll?: { uri: string; durationMs: number };
+  /** Live events of the channel (POST /channel/{id}/events), for the stream switch manager. */
+  events?: StoredChannel['events'];
 }
 
 export const toEngineChannel = (c: StoredChannel): Channel => {
   const options: OnairChannelOptions = { type: c.type, url: c.url, tenant: c.tenant };
   if (c.opts?.preroll)
     options.preroll = { uri: c.opts.preroll.url, durationMs: Number(c.opts.preroll.duration) };
+  if (c.events) options.events = c.events;
   return { id: c.name, name: c.name, ...mediaOf(c.opts), options };
 };
 
@@ -46,6 +49,20 @@ export class ChannelTableManager implements IChannelManager {
 
   channel(id: string): Channel | undefined {
     return this.byId.get(id);
+  }
+
+  /** The channel's live events as the engine's LIVE events (the stream switch manager of its channels). */
+  async getSchedule(id: string): Promise<ScheduleEvent[]> {
+    const events = (this.byId.get(id)?.options as OnairChannelOptions | undefined)?.events ?? [];
+    return events.map((e) => ({
+      eventId: e.id,
+      assetId: e.id,
+      title: 'live',
+      type: 1,
+      start_time: e.start_time,
+      end_time: e.end_time,
+      uri: e.url,
+    }));
   }
 
   /** Reads once (so the engine starts with the current channels), then keeps reading. */

@@ -56,6 +56,14 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
     ...config.options,
     fetch,
     channelManager: composite,
+    // Channel-API channels' live events and schedule channels' LIVE entries: each source answers
+    // only for its own channels (the others get []), so the two lists never both hold events.
+    streamSwitchManager: {
+      getSchedule: async (id: string) => [
+        ...(await table.getSchedule(id)),
+        ...(schedule ? await schedule.switchManager.getSchedule(id) : []),
+      ],
+    },
     channelRefreshIntervalMs: config.channelRefreshMs,
     ...(config.logStore === 'dynamodb' && !config.options.kvstoreUrl && !overrides.kvstoreUrl
       ? { logStore: new DynamoDbPlayoutLogStore(documentClient()) }

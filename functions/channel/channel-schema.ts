@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { isLiteralPrivateUrl } from '../../core/fetch/url-guard';
 import { mediaShapeFields } from '../../core/media-shape';
-import { httpUrl, plainText } from '../../core/validation';
+import { httpUrl, isoInstant, plainText } from '../../core/validation';
 
 export const CHANNEL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const MAX_PREROLL_MS = 600_000;
@@ -77,3 +77,12 @@ export const tokenRequestSchema = z
     email: z.string().trim().max(254).email('must be an email address'),
   })
   .strict();
+
+/** Live events a channel may hold at once (they live on its record). */
+export const MAX_LIVE_EVENTS = 50;
+
+/** `POST /channel/{id}/events`: a live HLS source played from start to end (docs/live-mixing.md). */
+export const createLiveEventSchema = z
+  .object({ url: httpUrl, start: isoInstant, end: isoInstant })
+  .strict()
+  .refine((b) => Date.parse(b.end) > Date.parse(b.start), { message: 'must be after start', path: ['end'] });

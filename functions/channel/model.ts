@@ -14,4 +14,15 @@ export interface Channel {
   opts?: { preroll?: { url: string; duration: string } } & MediaShape;
   /** Milliseconds since the epoch. */
   createdAt: number;
+  /** Live events (POST /channel/{id}/events): the engine switches the channel to each url in time. */
+  events?: LiveEvent[];
+}
+
+export interface LiveEvent {
+  id: string;
+  url: string;
+  start_time: number;
+  end_time: number;
+  start: string;
+  end: string;
 }

@@ -16,6 +16,7 @@ import { createChannel, deleteChannel, listChannels } from './channel-service';
 import { createView, createViewSchema, listView, listViewSchema } from './channel-views';
 import type { ChannelDeps } from './deps';
 import { channelEpgRoutes } from './epg/epg-routes';
+import { liveEventRoutes } from './live-event-routes';
 import { createRefused, noSuchChannel, trialTokenRefused } from './refusals';
 import { tenantPageKey } from './stores/channel-store';
 import { issueTrialToken } from './trial-token';
@@ -113,6 +114,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         return json(204);
       },
     },
+    ...liveEventRoutes(open),
     {
       method: 'POST',
       path: '/token',

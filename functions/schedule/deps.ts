@@ -14,7 +14,7 @@ import { tableName, tables } from '../../core/resources';
 import { type Authenticate, createAuthenticator } from './api/auth';
 import { readScheduleApiConfig, readSchedulerConfig } from './config';
 import { runFeed, type SchedulerDeps } from './scheduler/scheduler';
-import { cachedDurationResolver, createDurationCache } from './scheduler/vod-duration';
+import { cachedDurationResolver, createDurationCache, type DurationResolver } from './scheduler/vod-duration';
 import { type ChannelStore, dynamoChannelStore } from './stores/channel-store';
 import { dynamoEntryStore, type EntryStore } from './stores/entry-store';
 import { dynamoFeedStore, type FeedKey, type FeedStore } from './stores/feed-store';
@@ -48,6 +48,8 @@ export interface ScheduleApiDeps extends ScheduleStores {
    * can be read right after POST /mrss. Bounded in time: whatever is not done, the timer finishes.
    */
   fillNow(key: FeedKey): Promise<void>;
+  /** A VOD's duration (manual VOD entries without an end), fetched through the guarded fetch. */
+  vodDurationMs: DurationResolver;
 }
 
 export interface ApiDepsOptions {
@@ -75,6 +77,7 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
       });
       await Promise.race([pass.then(() => undefined), budget]).finally(() => clearTimeout(timer));
     },
+    vodDurationMs: (url) => schedulerDepsFromEnv(options.env ?? process.env).resolveDuration(url),
   };
 }
 

@@ -64,8 +64,12 @@ export interface ScheduleEntry {
   url: string;
   /** Seconds: (end_time - start_time) / 1000. */
   duration: number;
-  type: 'VOD';
+  /** 'LIVE': a live HLS source the engine switches to (docs/live-mixing.md); only made with POST. */
+  type: 'VOD' | 'LIVE';
 }
+
+/** A schedule entry made with POST /channels/{id}/schedule: the auto-scheduler plans around it. */
+export const MANUAL_ENTRY_PREFIX = 'm-';
 
 /**
  * Where a channel's schedule ends and which feed entry was scheduled last. It lives on the channel

@@ -76,3 +76,22 @@ describe('onAirAt', () => {
     });
   });
 });
+
+describe('onAirAt with manual entries', () => {
+  const manual = { ...toEntry('ch', item('m', 60_000), t0 + 120_000, 'm-1') };
+  const live = { ...toEntry('ch', item('l', 60_000), t0 + 30_000, 'm-2'), type: 'LIVE' as const };
+
+  it('cuts the older entry where a manual entry starts over it, plays it, then resumes the older one where the clock is', () => {
+    const withManual = [...entries, manual];
+    expect(onAirAt(withManual, t0).response).toMatchObject({ id: 'e-a', desiredDuration: 120_000 });
+    expect(onAirAt(withManual, t0 + 120_000).response).toMatchObject({ id: 'm-1', desiredDuration: 60_000 });
+    expect(onAirAt(withManual, t0 + 180_000).response).toMatchObject({ id: 'e-a', startOffset: 180_000 });
+  });
+
+  it('leaves LIVE entries to the stream switch manager', () => {
+    expect(onAirAt([...entries, live], t0 + 40_000).response).toMatchObject({
+      id: 'e-a',
+      startOffset: 40_000,
+    });
+  });
+});

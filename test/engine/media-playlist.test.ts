@@ -116,7 +116,7 @@ describe('rendering a live media playlist', () => {
     const text = render(log, log.t0 + 8000);
     const start = new Date(log.t0 + 4000).toISOString();
     expect(text).toContain(
-      `#EXT-X-DATERANGE:ID="meta-1",START-DATE="${start}",DURATION=4,X-TITLE="Show B",X-RATING=7\n#EXTINF:2.000,\nhttps://o.test/b/v0-0.ts`,
+      `#EXT-X-DATERANGE:ID="meta-1",START-DATE="${start}",DURATION=4,X-RATING=7,X-TITLE="Show B"\n#EXTINF:2.000,\nhttps://o.test/b/v0-0.ts`,
     );
     expect(text.match(/#EXT-X-DATERANGE/g)).toHaveLength(1);
   });

@@ -132,3 +132,15 @@ describe('planSchedule', () => {
     expect(plan(undefined, { items: tiny, maxEntries: 50 }).planned).toHaveLength(50);
   });
 });
+
+describe('planning around manual entries', () => {
+  it('never plans over a manual entry: the entry that would overlap it starts where it ends', () => {
+    const start = restartTime(now);
+    const manual = [{ start_time: start + 700_000, end_time: start + 760_000 }];
+    const { planned } = plan(undefined, { manual, horizonMs: HOUR });
+    for (const { entry } of planned)
+      expect(entry.end_time <= manual[0]!.start_time || entry.start_time >= manual[0]!.end_time).toBe(true);
+    expect(planned[0]!.entry.end_time).toBe(start + 600_000);
+    expect(planned[1]!.entry.start_time).toBe(start + 760_000);
+  });
+});

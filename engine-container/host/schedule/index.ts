@@ -11,15 +11,19 @@ import { type Logger, logger } from '../../../core/logger';
 import { ScheduleAssetManager } from './schedule-asset-manager';
 import { ScheduleChannelManager } from './schedule-channel-manager';
 import { type ScheduleSource, scheduleApiClient } from './schedule-client';
+import { ScheduleSwitchManager } from './switch-manager';
 
 export { entryMetadata, onAirAt } from './on-air';
 export { ScheduleAssetManager } from './schedule-asset-manager';
 export { ScheduleChannelManager } from './schedule-channel-manager';
 export { type ScheduleSource, scheduleApiClient } from './schedule-client';
+export { ScheduleSwitchManager } from './switch-manager';
 
 export interface SchedulePlugin {
   assetManager: ScheduleAssetManager;
   channelManager: ScheduleChannelManager;
+  /** LIVE entries as the engine's LIVE events (switch-manager.ts). */
+  switchManager: ScheduleSwitchManager;
 }
 
 export interface SchedulePluginOptions {
@@ -43,6 +47,7 @@ export function createSchedulePlugin(options: SchedulePluginOptions): SchedulePl
   return {
     assetManager: new ScheduleAssetManager({ source, log, clock: options.clock }),
     channelManager: new ScheduleChannelManager({ source, log, slate: options.slate }),
+    switchManager: new ScheduleSwitchManager(source, options.clock),
   };
 }
 

@@ -51,25 +51,40 @@ function gap(tMs: number, durationMs: number): OnAir {
 
 /** `entries` ordered by start (as the schedule API returns them). */
 export function onAirAt(
-  entries: readonly ScheduleEntry[],
+  all: readonly ScheduleEntry[],
   tMs: number,
   options: OnAirOptions = DEFAULT_ON_AIR_OPTIONS,
 ): OnAir {
-  const current = entries.find(
+  // LIVE entries are the stream switch manager's (switch-manager.ts); the engine cuts them in itself.
+  const entries = all.filter((e) => e.type !== 'LIVE');
+  // Of overlapping entries the one that started last plays: a manual entry placed over the
+  // auto-scheduler's older ones wins for its span, and the older one resumes where the clock is...
+  const holding = entries.filter(
     (e) => e.start_time <= tMs && tMs < e.end_time && e.end_time - tMs >= options.minRemainingMs,
   );
+  const current = holding.reduce<ScheduleEntry | undefined>(
+    (a, e) => (a && a.start_time >= e.start_time ? a : e),
+    undefined,
+  );
   if (current) {
+    // ...and it stops where a later entry starts over it.
+    const cutAt = Math.min(
+      current.end_time,
+      ...entries
+        .filter((e) => e.start_time > tMs && e.start_time < current.end_time)
+        .map((e) => e.start_time),
+    );
     return {
       response: {
         id: current.id,
         title: current.title,
         uri: current.url,
         startOffset: tMs - current.start_time,
-        desiredDuration: current.end_time - tMs,
+        desiredDuration: cutAt - tMs,
         unixTs: tMs,
         timedMetadata: entryMetadata(current),
       },
-      endsAtMs: current.end_time,
+      endsAtMs: cutAt,
     };
   }
   const next = entries.find((e) => e.end_time > tMs);

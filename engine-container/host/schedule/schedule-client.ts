@@ -42,7 +42,7 @@ const entrySchema = z.object({
   end: z.string(),
   url: z.string(),
   duration: z.number(),
-  type: z.literal('VOD'),
+  type: z.enum(['VOD', 'LIVE']),
 });
 const entriesSchema = z.array(entrySchema.passthrough());
 

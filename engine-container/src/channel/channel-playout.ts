@@ -7,6 +7,7 @@ import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import { renditionKeys } from '../ladder/output-ladder';
+import { LiveMixer } from '../live/live-mixer';
 import type { Metrics } from '../metrics';
 import { buildItem, type ChannelHeader, cutBoundaryMs, logEndMs, nextStartMs } from '../playout/append';
 import { itemEndMs } from '../playout/item';
@@ -21,8 +22,9 @@ import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
 import { OutageGuard } from './outage-guard';
 import type { PlannedItem, Planner } from './planner';
-import { dueEvent, lateEvent, nextEventStartMs, unsupportedEvents } from './schedule';
+import { dueEvent, lateEvent, nextEventStartMs } from './schedule';
 import { loadNewTailVods } from './tail-vods';
+import { wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
 
 export interface ChannelDeps {
@@ -48,7 +50,7 @@ export class ChannelPlayout {
   private readonly lease: WriterLease;
   private busy: Promise<void> | undefined;
   private schedule: readonly ScheduleEvent[] = [];
-  private readonly warnedLive = new Set<string>();
+  private readonly mixer: LiveMixer;
   private lastStartedSeq = -1;
   private wakeAtMs = Number.NEGATIVE_INFINITY;
   private onAir = false;
@@ -72,6 +74,14 @@ export class ChannelPlayout {
       metrics: deps.metrics,
       clock: deps.config.clock,
     });
+    this.mixer = new LiveMixer({
+      ...deps,
+      channel: () => this.channel,
+      tail: this.tail,
+      mayAsk: () => this.mayAsk(),
+      append: (planned, startMs, header) => this.appendAll(planned, startMs, header),
+      marginMs: () => this.marginMs(),
+    });
   }
 
   get header(): ChannelHeader | undefined {
@@ -89,13 +99,7 @@ export class ChannelPlayout {
   }
 
   setSchedule(events: readonly ScheduleEvent[]): void {
-    this.schedule = events;
-    for (const e of unsupportedEvents(events, this.warnedLive)) {
-      this.deps.log.warn('LIVE schedule events are not supported yet; VOD2Live continues', {
-        channelId: this.channel.id,
-        eventId: e.eventId,
-      });
-    }
+    this.schedule = this.mixer.setSchedule(events);
   }
 
   /**
@@ -175,20 +179,12 @@ export class ChannelPlayout {
     return 2 * header.targetDurationS * 1000 + planMs + failoverMs;
   }
 
-  /**
-   * When the channel next needs an advance: when its log must be extended (lookahead), or when an item
-   * starts (announced then). Only the items after the last one that has started can start later, and
-   * an item cut by a reset never starts: scanning back from the end finds the next start in O(upcoming).
-   */
+  /** When the channel next needs an advance (wake.ts). */
   private computeWake(): number {
     const header = this.header;
     const now = this.deps.config.clock();
     if (!header) return now + START_RETRY_MS;
-    const items = this.tail.items;
-    let nextStart = Number.POSITIVE_INFINITY;
-    for (let k = items.length - 1; k >= 0 && items[k]!.startMs > now; k--)
-      nextStart = Math.min(nextStart, items[k]!.startMs);
-    return Math.min(logEndMs(items) - this.leadMs(header), nextStart);
+    return wakeAtMs(this.tail.items, now, this.leadMs(header), this.mixer.wakeMs());
   }
 
   private playedEvents(): Set<string> {
@@ -217,7 +213,11 @@ export class ChannelPlayout {
       if (probe || tail.isStale(this.deps.config.sharedStoreCacheTTL)) await tail.refresh();
       await this.loadTailVods();
       await this.cutInLateEvent();
-      await this.extend();
+      // While a LIVE event holds the log's end, VOD2Live waits (live/live-mixer.ts).
+      // The first items fix the channel's header (ladder, target duration) before any live mixing.
+      if (!this.header) await this.extend();
+      const header = this.header;
+      if (header && !(await this.mixer.step(header))) await this.extend();
     } finally {
       // Taken by a cut-in or an extension: held no longer than the run that needed it.
       await this.lease.release();
@@ -247,8 +247,9 @@ export class ChannelPlayout {
     const toleranceMs = ((targetDurationS ?? 0) + 1) * 1000;
     const due = dueEvent(this.schedule, played, startMs, toleranceMs);
     if (due) return planner.event(ctx, due);
-    const untilMs = nextEventStartMs(this.schedule, played, startMs);
-    return planner.next({ ...ctx, untilMs });
+    const starts = [nextEventStartMs(this.schedule, played, startMs), this.mixer.nextStartMs(startMs)];
+    const untilMs = Math.min(...starts.map((s) => s ?? Number.POSITIVE_INFINITY));
+    return planner.next({ ...ctx, untilMs: Number.isFinite(untilMs) ? untilMs : undefined });
   }
 
   /** Extends the log to the lead; the caller releases the writer lease it may leave held. */
@@ -307,10 +308,12 @@ export class ChannelPlayout {
 
   private async cutInLateEvent(): Promise<void> {
     const header = this.header;
-    if (!header || this.schedule.length === 0) return;
+    if (!header || this.schedule.length === 0 || this.mixer.holding) return;
     const now = this.deps.config.clock();
     const toleranceMs = (header.targetDurationS + 1) * 1000;
     const late = lateEvent(this.schedule, this.playedEvents(), now, logEndMs(this.tail.items), toleranceMs);
+    // Rule 3: an event that is playing is never cut into by another one; the next waits for its end.
+    if (late && liveItem(this.tail.items, Math.max(late.start_time, now))?.eventId) return;
     // Every task sees the same schedule: only the lease holder cuts in (its append would otherwise
     // race, and discard, an item the holder is appending from the asset manager).
     if (!late || !(await this.mayAsk())) return;

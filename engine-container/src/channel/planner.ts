@@ -62,7 +62,8 @@ export class Planner {
     return vod;
   }
 
-  private report(channel: Channel, err: unknown, vodResponse?: VodResponse): void {
+  /** Reports a failed item: metric, log, vod_error event, and the asset manager's handleError. */
+  report(channel: Channel, err: unknown, vodResponse?: VodResponse): void {
     const error = err instanceof Error ? err : new Error(String(err));
     const { metrics, events, log, assetManager } = this.deps;
     metrics.inc('VodErrors');

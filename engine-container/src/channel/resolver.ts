@@ -5,6 +5,7 @@
  * VOD is a new object), so a request maps no rendition twice.
  */
 import { type MappingOptions, trackFor } from '../ladder/map-rendition';
+import { liveTrack } from '../live/live-track';
 import { REFERENCE_KEY } from '../playout/append';
 import type { TrackResolver } from '../playout/window';
 import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
@@ -14,6 +15,7 @@ import type { VodCache } from '../vod/vod-cache';
 export function trackResolver(vods: VodCache, opts: MappingOptions): TrackResolver {
   const mapped = new WeakMap<ParsedVod, WeakMap<object, Map<string, Track>>>();
   return (item, key) => {
+    if (item.live) return liveTrack(item, key);
     const vod = vods.get(item.uri);
     if (!vod) return undefined;
     if (key === REFERENCE_KEY) return referenceTrack(vod);

@@ -1,7 +1,7 @@
 /**
- * Live mixing, VOD events only: which scheduled VOD event (type 2) a channel must play next, when the
+ * Live mixing, VOD events: which scheduled VOD event (type 2) a channel must play next, when the
  * asset manager's VOD must end so it starts on time, and when an event announced late must cut in.
- * LIVE events (type 1) are not supported yet: the channel keeps playing VOD2Live through them.
+ * LIVE events (type 1) are live/live-mixer.ts's (docs/live-mixing.md).
  */
 import type { ScheduleEvent } from '../types';
 
@@ -44,11 +44,4 @@ export function lateEvent(
   toleranceMs: number,
 ): ScheduleEvent | undefined {
   return pending(events, played, nowMs).find((e) => e.start_time + toleranceMs < logEndMs);
-}
-
-/** LIVE events not reported yet (each is reported once: `reported` remembers them). */
-export function unsupportedEvents(events: readonly ScheduleEvent[], reported: Set<string>): ScheduleEvent[] {
-  const fresh = events.filter((e) => e.type !== VOD_EVENT && !reported.has(e.eventId));
-  for (const e of fresh) reported.add(e.eventId);
-  return fresh;
 }

@@ -21,7 +21,8 @@ export async function loadNewTailVods(
   if (checked === items.length) return loadedThroughSeq;
   let complete = true;
   for (const item of items.slice(checked)) {
-    if (vods.get(item.uri)) continue;
+    // A live item carries its own segments (live/live-track.ts): nothing to load.
+    if (item.live || vods.get(item.uri)) continue;
     await vods.load(item.uri).catch((err: unknown) => {
       complete = false;
       onError(item.uri, err);

@@ -87,7 +87,7 @@ export function buildItem(
 ): PlayoutItem {
   const last = tail[tail.length - 1];
   const counts = countsBefore(tail, startMs, keys, resolve);
-  const { kind, id, title, uri, offsetMs, durationMs, loop, timedMetadata, eventId, reason } = draft;
+  const { kind, id, title, uri, offsetMs, durationMs, loop, timedMetadata, eventId, reason, live } = draft;
   const item: PlayoutItem = {
     seq: last ? last.seq + 1 : 0,
     startMs,
@@ -107,5 +107,7 @@ export function buildItem(
   if (timedMetadata !== undefined) item.timedMetadata = timedMetadata;
   if (eventId !== undefined) item.eventId = eventId;
   if (reason !== undefined) item.reason = reason;
+  if (live !== undefined) item.live = live;
+  if (draft.continues) item.continues = 1;
   return item;
 }

@@ -53,9 +53,12 @@ export function endedAt(item: PlayoutItem, range: ItemRange, nowMs: number): num
 export const segmentStartMs = (item: PlayoutItem, range: ItemRange, i: number): number =>
   item.startMs + startAt(range.track, i) - range.baseMs;
 
-/** Does position i carry EXT-X-DISCONTINUITY? The item's first segment does (except the log's first). */
+/** Does the item's first segment carry EXT-X-DISCONTINUITY? Yes, except the log's first and a continuation. */
+const startsWithDiscontinuity = (item: PlayoutItem): boolean => item.seq > 0 && item.continues !== 1;
+
+/** Does position i carry EXT-X-DISCONTINUITY? The item's first segment does (startsWithDiscontinuity). */
 export function isDiscontinuity(item: PlayoutItem, range: ItemRange, i: number): boolean {
-  if (i === range.first) return item.seq > 0;
+  if (i === range.first) return startsWithDiscontinuity(item);
   const n = range.track.segments.length;
   return (i % n === 0 && i > 0) || range.track.segments[i % n]!.discontinuity;
 }
@@ -63,7 +66,7 @@ export function isDiscontinuity(item: PlayoutItem, range: ItemRange, i: number):
 /** Discontinuity tags on positions [range.first, i) of the item. */
 export function discontinuitiesInItemBefore(item: PlayoutItem, range: ItemRange, i: number): number {
   if (i <= range.first) return 0;
-  const boundary = item.seq > 0 ? 1 : 0;
+  const boundary = startsWithDiscontinuity(item) ? 1 : 0;
   return (
     boundary + discontinuitiesBefore(range.track, i) - discontinuitiesBefore(range.track, range.first + 1)
   );

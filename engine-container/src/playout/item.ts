@@ -6,7 +6,15 @@
  */
 import type { OutputLadder } from '../ladder/output-ladder';
 
-export type ItemKind = 'vod' | 'slate' | 'preroll' | 'gap';
+export type ItemKind = 'vod' | 'slate' | 'preroll' | 'gap' | 'live';
+
+/** A live source's segments an item plays (live mixing): they are in the log, not in a VOD. */
+export interface LiveSegments {
+  /** The source's media sequence number of the first segment. */
+  msn: number;
+  /** Per output rendition key (and the reference key): the segments, absolute URIs. */
+  segments: Record<string, Array<{ uri: string; durationMs: number }>>;
+}
 
 export interface PlayoutItem {
   seq: number;
@@ -35,6 +43,10 @@ export interface PlayoutItem {
   eventId?: string;
   /** Why a slate/gap item was inserted. */
   reason?: string;
+  /** kind 'live': the segments it plays. */
+  live?: LiveSegments;
+  /** 1: continues the previous item's stream (the next live segments): no discontinuity at its start. */
+  continues?: 1;
 }
 
 /** What the planner decides; the log adds seq, start, counts, ladder and target duration. */
@@ -42,6 +54,6 @@ export type ItemDraft = Pick<
   PlayoutItem,
   'kind' | 'id' | 'title' | 'uri' | 'offsetMs' | 'durationMs' | 'loop'
 > &
-  Partial<Pick<PlayoutItem, 'timedMetadata' | 'eventId' | 'reason'>>;
+  Partial<Pick<PlayoutItem, 'timedMetadata' | 'eventId' | 'reason' | 'live' | 'continues'>>;
 
 export const itemEndMs = (item: PlayoutItem): number => item.startMs + item.durationMs;

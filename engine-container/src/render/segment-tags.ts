@@ -31,7 +31,10 @@ export function timedMetadataDateRange(item: PlayoutItem): string | undefined {
     ['START-DATE', isoDate(item.startMs)],
     ['DURATION', seconds(item.durationMs)],
   ]);
-  for (const [rawKey, value] of Object.entries(item.timedMetadata)) {
+  // Sorted: an item read back from the shared log may list its keys in another order than the one its
+  // writer holds (DynamoDB maps keep none), and every engine must serve the same bytes.
+  const entries = Object.entries(item.timedMetadata).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [rawKey, value] of entries) {
     const upper = rawKey.toUpperCase().replace(/[^A-Z0-9-]/g, '-');
     const name = RESERVED.has(upper) || upper.startsWith('X-') ? upper : `X-${upper}`;
     values.set(name, value);

@@ -15,6 +15,12 @@ const ERROR_TEXTS: Record<string, string> = {
   vod_unavailable: 'the VOD could not be loaded',
   webhook_unavailable: 'the webhook could not be called',
   webhook_invalid: 'the webhook answer could not be used',
+  live_not_found: 'the live source could not be played',
+  live_timeout: 'the live source could not be played',
+  live_unavailable: 'the live source could not be played',
+  live_malformed: 'the live source could not be played',
+  live_stalled: 'the live source stopped sending segments',
+  live_segments_too_long: 'the live source could not be played',
 };
 const OTHER_ERROR = 'next_item_unavailable';
 const OTHER_TEXT = "the channel's next item could not be planned";

@@ -4,13 +4,13 @@
  * below the tenant's limit. Concurrent creates therefore can never exceed the limit, and a refused create
  * writes nothing. A delete decrements the counter in the same transaction.
  */
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { queryAll, queryPage } from '../../../core/dynamo';
+import { isConditionFailure, queryAll, queryPage } from '../../../core/dynamo';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import { channelId } from '../channel-id';
 import { CHANNEL_NAME } from '../channel-schema';
-import type { Channel } from '../model';
+import type { Channel, LiveEvent } from '../model';
 import { transactWithRetry } from './transact-retry';
 
 export type CreateOutcome = { ok: true } | { ok: false; reason: 'name_taken' | 'limit_reached' };
@@ -25,6 +25,10 @@ export interface ChannelStore {
   listByTenant(tenant: string, page: PageRequest): Promise<Page<Channel>>;
   /** Every channel of the deployment (the engine fleet's channel manager). */
   listAll(): Promise<Channel[]>;
+  /** Adds a live event to the tenant's channel; false when it has none of that name or `max` events. */
+  addEvent(tenant: string, name: string, event: LiveEvent, max: number): Promise<boolean>;
+  /** Removes the live event at `index` if it is `eventId`; false when it is not (any more). */
+  removeEvent(tenant: string, name: string, index: number, eventId: string): Promise<boolean>;
 }
 
 const channelKey = (name: string) => ({ pk: `CHANNEL#${name}`, sk: 'CHANNEL' });
@@ -47,8 +51,22 @@ export const tenantPageKey = (tenant: string) =>
 
 /** The id is derived, not read: records written under the old `<tenant>-<name>` form read as the new one. */
 function toChannel(item: Record<string, unknown>): Channel {
-  const { tenant, name, type, url, opts, createdAt } = item as unknown as Channel;
-  return { id: channelId(tenant, name), tenant, name, type, url, ...(opts ? { opts } : {}), createdAt };
+  const { tenant, name, type, url, opts, createdAt, events } = item as unknown as Channel;
+  const channel: Channel = { id: channelId(tenant, name), tenant, name, type, url, createdAt };
+  if (opts) channel.opts = opts;
+  if (events?.length) channel.events = events;
+  return channel;
+}
+
+/** True when the write happened, false when its condition did not hold. */
+async function conditional(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
 }
 
 export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): ChannelStore {
@@ -133,6 +151,34 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
         { limit, after, keyAttributes: TENANT_PAGE_KEY },
       );
       return { items: page.items.map(toChannel), next: page.next as PageKey | undefined };
+    },
+    async addEvent(tenant, name, event, max) {
+      return conditional(() =>
+        ddb.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: channelKey(name),
+            UpdateExpression: 'SET events = list_append(if_not_exists(events, :none), :event)',
+            ConditionExpression:
+              'attribute_exists(pk) AND tenant = :tenant AND (attribute_not_exists(events) OR size(events) < :max)',
+            ExpressionAttributeValues: { ':none': [], ':event': [event], ':tenant': tenant, ':max': max },
+          }),
+        ),
+      );
+    },
+    async removeEvent(tenant, name, index, eventId) {
+      if (!Number.isInteger(index) || index < 0) return false;
+      return conditional(() =>
+        ddb.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: channelKey(name),
+            UpdateExpression: `REMOVE events[${index}]`,
+            ConditionExpression: `tenant = :tenant AND events[${index}].id = :id`,
+            ExpressionAttributeValues: { ':tenant': tenant, ':id': eventId },
+          }),
+        ),
+      );
     },
     async listAll() {
       const items = await queryAll(ddb, {

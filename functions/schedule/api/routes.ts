@@ -19,10 +19,12 @@ import { playbackUrl } from '../playback-id';
 import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
 import type { Caller } from './auth';
 import { epgRoutes } from './epg-routes';
+import { manualEntry } from './manual-entry';
 import { scheduleRange } from './schedule-range';
 import {
   channelViewSchema,
   createChannelSchema,
+  createEntrySchema,
   createFeedSchema,
   entrySchema,
   feedViewSchema,
@@ -212,6 +214,59 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
           page,
         );
         return pageResponse(req, items, next);
+      },
+    },
+    {
+      method: 'POST',
+      path: `${API_PREFIX}/channels/{id}/schedule`,
+      doc: {
+        summary: 'Add an entry by hand: a LIVE event or a VOD (the auto-scheduler plans around it)',
+        tag: 'channels',
+        params: idParam,
+        body: createEntrySchema,
+        responses: {
+          201: { description: 'the entry, as the schedule lists it', schema: entrySchema },
+          409: { description: 'another entry of the channel ends at the same instant' },
+        },
+        example: {
+          params: { id: 'news' },
+          body: {
+            title: 'Match',
+            type: 'LIVE',
+            url: 'https://example.com/live/master.m3u8',
+            start: '2030-01-01T20:00:00Z',
+            end: '2030-01-01T21:45:00Z',
+          },
+        },
+      },
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        const id = pathId(req);
+        const body = parseWith(createEntrySchema, req.body);
+        if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
+        const entry = await manualEntry(id, body, deps.vodDurationMs);
+        if ((await deps.entries.putManual(tenant, id, entry)) === 'taken')
+          throw conflict(`another entry of channel ${id} ends at ${entry.end}`);
+        return json(201, entry);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${API_PREFIX}/channels/{id}/schedule/{entryId}`,
+      doc: {
+        summary: 'Remove an entry added by hand',
+        tag: 'channels',
+        params: { ...idParam, entryId: scheduleId },
+        responses: { 204: { description: 'removed' } },
+        example: { params: { id: 'news', entryId: 'm-00000000-0000-4000-8000-000000000000' } },
+      },
+      handler: async (req) => {
+        const { deps, tenant } = await open(req);
+        const id = pathId(req);
+        const entryId = parseWith(scheduleId, req.params.entryId, 'entryId');
+        if (!(await deps.entries.removeManual(tenant, id, entryId)))
+          throw notFound(`entry ${entryId} of channel ${id} not found`);
+        return json(204);
       },
     },
     {

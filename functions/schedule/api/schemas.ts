@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { mediaShapeFields } from '../../../core/media-shape';
-import { httpUrl, plainText } from '../../../core/validation';
+import { httpUrl, isoInstant, plainText } from '../../../core/validation';
 import { SCHEDULE_ID } from '../model';
 import { MAX_TENANT_LENGTH } from './tenant';
 
@@ -47,6 +47,26 @@ export const createFeedSchema = z
   })
   .strict();
 
+/** A manual schedule entry (docs/schedule-api.md): `end` after `start`; a VOD may leave `end` out. */
+export const createEntrySchema = z
+  .object({
+    title: plainText(256),
+    type: z.enum(['LIVE', 'VOD']),
+    url: httpUrl,
+    start: isoInstant,
+    end: isoInstant.optional(),
+  })
+  .strict()
+  .refine((b) => b.end !== undefined || b.type === 'VOD', {
+    message: 'a LIVE entry needs an end',
+    path: ['end'],
+  })
+  .refine((b) => b.end === undefined || Date.parse(b.end) > Date.parse(b.start), {
+    message: 'must be after start',
+    path: ['end'],
+  });
+
+export type CreateEntryBody = z.infer<typeof createEntrySchema>;
 export type CreateChannelBody = z.infer<typeof createChannelSchema>;
 export type CreateFeedBody = z.infer<typeof createFeedSchema>;
 
@@ -68,7 +88,7 @@ export const entrySchema = z.object({
   end: z.string().describe('ISO 8601 UTC'),
   url: z.string(),
   duration: z.number().describe('seconds'),
-  type: z.string().describe('VOD'),
+  type: z.enum(['VOD', 'LIVE']),
 });
 
 export const feedViewSchema = z.object({

@@ -15,6 +15,8 @@ export interface PlanInput {
   /** Upper bound of entries in one plan, so a feed of tiny VODs cannot run away. */
   maxEntries?: number;
   newId: () => string;
+  /** Manual entries (POST /channels/{id}/schedule): the plan goes around them, never over them. */
+  manual?: ReadonlyArray<Pick<ScheduleEntry, 'start_time' | 'end_time'>>;
 }
 
 /** A new entry with the cursor as it stands once that entry is written. */
@@ -68,8 +70,9 @@ export function toEntry(channelId: string, item: FeedItem, startMs: number, id: 
 }
 
 /**
- * Entries are consecutive (each starts where the previous ends), in feed order, round robin, until
- * the schedule reaches now + horizon (the last entry may end beyond it).
+ * Entries are consecutive (each starts where the previous ends, or where a manual entry it would
+ * overlap ends), in feed order, round robin, until the schedule reaches now + horizon (the last entry
+ * may end beyond it).
  */
 export function planSchedule(input: PlanInput): Plan {
   const { channelId, cursor, nowMs, horizonMs, newId } = input;
@@ -85,6 +88,12 @@ export function planSchedule(input: PlanInput): Plan {
   const planned: PlannedEntry[] = [];
   while (start < horizonEnd && planned.length < maxEntries) {
     const item = items[index]!;
+    const end = start + item.durationMs;
+    const clash = input.manual?.find((m) => m.start_time < end && m.end_time > start);
+    if (clash) {
+      start = clash.end_time;
+      continue;
+    }
     const entry = toEntry(channelId, item, start, newId());
     planned.push({ entry, cursor: { endTime: entry.end_time, lastItemId: item.id, lastItemIndex: index } });
     start = entry.end_time;

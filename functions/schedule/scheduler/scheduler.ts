@@ -64,6 +64,7 @@ export async function runFeed(key: FeedKey, deps: SchedulerDeps): Promise<FeedRu
     }
     const nowMs = deps.clock();
     const items = read.state.items ?? [];
+    const manual = await deps.entries.listManual(key.tenant, feed.channelId, cursor?.endTime ?? nowMs);
     const plan = planSchedule({
       channelId: feed.channelId,
       cursor,
@@ -71,6 +72,7 @@ export async function runFeed(key: FeedKey, deps: SchedulerDeps): Promise<FeedRu
       nowMs,
       horizonMs: deps.horizonMs,
       newId: deps.newId,
+      manual,
     });
     if (plan.planned.length > 0) {
       const written = await deps.entries.append(key.tenant, feed.channelId, cursor?.endTime, plan.planned);

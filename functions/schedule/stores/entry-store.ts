@@ -7,8 +7,20 @@
  * the same cursor cannot both write, so a schedule never gets duplicates or overlaps. The loser
  * sees 'conflict' and stops; the next run plans from the winner's cursor.
  */
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { batchDelete, isTransactionConflict, queryAll, queryPage } from '../../../core/dynamo';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  batchDelete,
+  isConditionFailure,
+  isTransactionConflict,
+  queryAll,
+  queryPage,
+} from '../../../core/dynamo';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import { channelKey, type ScheduleCursor, type ScheduleEntry } from '../model';
 import type { PlannedEntry } from '../planning/plan-schedule';
@@ -42,6 +54,12 @@ export interface EntryStore {
     expectedEnd: number | undefined,
     planned: readonly PlannedEntry[],
   ): Promise<'appended' | 'conflict'>;
+  /** Stores a manual entry (POST); 'taken' when an entry of the channel already ends at that instant. */
+  putManual(tenant: string, channelId: string, entry: ScheduleEntry): Promise<'created' | 'taken'>;
+  /** Removes a manual entry by id; false when there is none. */
+  removeManual(tenant: string, channelId: string, entryId: string): Promise<boolean>;
+  /** The manual entries ending after fromMs (the auto-scheduler plans around them). */
+  listManual(tenant: string, channelId: string, fromMs: number): Promise<ScheduleEntry[]>;
   /** Deletes the entries that ended before cutoffMs; returns how many. */
   deleteEndedBefore(tenant: string, channelId: string, cutoffMs: number): Promise<number>;
   deleteAll(tenant: string, channelId: string): Promise<number>;
@@ -161,6 +179,45 @@ export function dynamoEntryStore(
         }
       }
       return 'appended';
+    },
+    async putManual(tenant, channelId, entry) {
+      try {
+        await ddb.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...entry, channelKey: channelKey(tenant, channelId), manual: true },
+            ConditionExpression: 'attribute_not_exists(end_time)',
+          }),
+        );
+        return 'created';
+      } catch (err) {
+        if (isConditionFailure(err)) return 'taken';
+        throw err;
+      }
+    },
+    async removeManual(tenant, channelId, entryId) {
+      const found = await queryAll(ddb, {
+        TableName: table,
+        KeyConditionExpression: 'channelKey = :k',
+        FilterExpression: '#id = :id AND #manual = :m',
+        ExpressionAttributeNames: { '#id': 'id', '#manual': 'manual' },
+        ExpressionAttributeValues: { ':k': channelKey(tenant, channelId), ':id': entryId, ':m': true },
+        ProjectionExpression: 'channelKey, end_time',
+      });
+      const key = found[0];
+      if (!key) return false;
+      await ddb.send(new DeleteCommand({ TableName: table, Key: key }));
+      return true;
+    },
+    async listManual(tenant, channelId, fromMs) {
+      const items = await queryAll(ddb, {
+        TableName: table,
+        KeyConditionExpression: 'channelKey = :k AND end_time > :from',
+        FilterExpression: '#manual = :m',
+        ExpressionAttributeNames: { '#manual': 'manual' },
+        ExpressionAttributeValues: { ':k': channelKey(tenant, channelId), ':from': fromMs, ':m': true },
+      });
+      return items.map(toEntry);
     },
     async deleteEndedBefore(tenant, channelId, cutoffMs) {
       const keys = await keysOf(tenant, channelId, cutoffMs);

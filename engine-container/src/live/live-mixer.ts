@@ -1,0 +1,338 @@
+/**
+ * Live mixing for one channel (docs/live-mixing.md): switches the channel's log from VOD2Live to a
+ * LIVE event's source at the first segment boundary at or after the event's start, appends the
+ * source's new segments as they appear, and hands the log back to VOD2Live at the event's end or when
+ * the source fails. Everything it decides is in the shared log (live items carry their segments), so
+ * every engine serves the same playlists; only the writer-lease holder fetches the source and appends.
+ */
+import type { Logger } from '../../../core/logger';
+import type { LogTail } from '../channel/log-tail';
+import { AssetError, type PlannedItem, type Planner } from '../channel/planner';
+import type { EngineConfig } from '../config';
+import { type ChannelHeader, cutBoundaryMs, logEndMs, REFERENCE_KEY } from '../playout/append';
+import type { ItemDraft, PlayoutItem } from '../playout/item';
+import type { TrackResolver } from '../playout/window';
+import type { Channel, ScheduleEvent } from '../types';
+import { buildParsedVod } from '../vod/parsed-vod';
+import { isValidEvent, nextLiveStartMs, switchInEvent } from './live-events';
+import {
+  commonFirstMsn,
+  commonLastMsn,
+  itemLastMsn,
+  joinMsn,
+  liveSegments,
+  longestSegmentMs,
+  variantForKey,
+} from './live-segments';
+import { fetchLiveSource, type LiveSnapshot, LiveSourceError } from './live-source';
+
+/** A source without a new segment for this many of its target durations has failed (issue 8). */
+export const STALL_TARGET_DURATIONS = 3;
+/** Playback the log keeps ahead of the clock while LIVE, in source target durations: the stall
+ * detection (3) plus a poll, a plan and a margin, so a failed source is replaced before players run dry. */
+export const LIVE_LEAD_TARGET_DURATIONS = 5;
+
+export interface LiveMixerDeps {
+  channel(): Channel;
+  tail: LogTail;
+  config: EngineConfig;
+  planner: Planner;
+  log: Logger;
+  resolve: TrackResolver;
+  /** The channel's writer lease (ChannelPlayout.mayAsk): only its holder appends. */
+  mayAsk(): Promise<boolean>;
+  append(planned: PlannedItem[], startMs: number, header: ChannelHeader): Promise<boolean>;
+  /** How far ahead of now a cut may start (ChannelPlayout.marginMs). */
+  marginMs(): number;
+}
+
+interface Following {
+  eventId: string;
+  /** The newest media sequence number this engine saw the source list, and when it first saw it:
+   * whoever appended the segments (the writer lease moves between engines). */
+  lastMsn: number;
+  lastNewAtMs: number;
+  targetDurationS: number;
+}
+
+/** Where the last schedule event the log plays ends (not voided by a later cut). */
+function eventsEndMs(items: readonly PlayoutItem[]): number {
+  let later = Number.POSITIVE_INFINITY;
+  for (let k = items.length - 1; k >= 0; k--) {
+    const item = items[k]!;
+    if (item.eventId && item.startMs < later) return Math.min(later, item.startMs + item.durationMs);
+    later = Math.min(later, item.startMs);
+  }
+  return Number.NEGATIVE_INFINITY;
+}
+
+export class LiveMixer {
+  private schedule: readonly ScheduleEvent[] = [];
+  /** LIVE events this engine saw end, fail or refused: never switched to again (rule 2). */
+  private readonly done = new Set<string>();
+  private readonly reportedInvalid = new Set<string>();
+  private following: Following | undefined;
+  /** The target duration of each LIVE event's source, once seen: when to join it. */
+  private readonly sourceTd = new Map<string, number>();
+  private wakeAt: number | undefined;
+
+  constructor(private readonly deps: LiveMixerDeps) {}
+
+  /** The valid events (end after start); the others are logged once and ignored. */
+  setSchedule(events: readonly ScheduleEvent[]): ScheduleEvent[] {
+    const valid = events.filter(isValidEvent);
+    for (const e of events) {
+      if (isValidEvent(e) || this.reportedInvalid.has(e.eventId)) continue;
+      this.reportedInvalid.add(e.eventId);
+      this.deps.log.warn('schedule event ignored: its end is not after its start', {
+        channelId: this.deps.channel().id,
+        eventId: e.eventId,
+      });
+    }
+    this.schedule = valid;
+    return valid;
+  }
+
+  /** Start of the next LIVE event after atMs (VOD2Live is truncated to end there). */
+  nextStartMs(atMs: number): number | undefined {
+    return nextLiveStartMs(this.schedule, this.done, atMs);
+  }
+
+  /** When the channel must advance for live mixing; undefined when no LIVE event holds the log. */
+  wakeMs(): number | undefined {
+    return this.wakeAt;
+  }
+
+  /** Is the log's end a LIVE event's (following it, or waiting to switch in)? Then VOD2Live waits. */
+  get holding(): boolean {
+    return this.wakeAt !== undefined;
+  }
+
+  private pollMs(targetDurationS: number): number {
+    return Math.max(500, Math.min(2000, (targetDurationS * 1000) / 2));
+  }
+
+  /** One step; true while the mixer holds the log's end (the caller must not extend it with VOD2Live). */
+  async step(header: ChannelHeader): Promise<boolean> {
+    this.wakeAt = undefined;
+    const last = this.deps.tail.last;
+    // Events the log shows started and no longer at its end are done, whoever appended them (HA).
+    const following = last?.kind === 'live' ? last.eventId : undefined;
+    for (const item of this.deps.tail.items)
+      if (item.eventId && item.eventId !== following) this.done.add(item.eventId);
+    if (last?.kind === 'live' && last.eventId && !this.done.has(last.eventId)) {
+      if (await this.follow(last, header)) return true;
+    }
+    // Just switched out: another LIVE event may be on now (overlapping events, rule 2).
+    return this.switchIn(header);
+  }
+
+  private async switchIn(header: ChannelHeader): Promise<boolean> {
+    const { tail, config, resolve } = this.deps;
+    const now = config.clock();
+    const logEnd = logEndMs(tail.items);
+    const earliest = now + this.deps.marginMs();
+    const upcoming = switchInEvent(this.schedule, this.done, logEnd, earliest);
+    if (!upcoming) return false;
+    // Rule 2: never cut into an event the log plays (a VOD event, or the LIVE event before this one).
+    const from = Math.max(upcoming.start_time, earliest, eventsEndMs(tail.items));
+    const atMs = Math.min(logEnd, cutBoundaryMs(tail.items, from, resolve));
+    if (atMs >= upcoming.end_time) {
+      this.done.add(upcoming.eventId);
+      return false;
+    }
+    // Join when the source's newest segments, played from atMs on, keep the log ahead by the lead
+    // (in the source's target durations; the channel's until the source was seen once).
+    const joinAtMs = () =>
+      atMs -
+      LIVE_LEAD_TARGET_DURATIONS * (this.sourceTd.get(upcoming.eventId) ?? header.targetDurationS) * 1000;
+    if (now < joinAtMs()) {
+      this.wakeAt = joinAtMs();
+      return true;
+    }
+    this.wakeAt = now + this.pollMs(header.targetDurationS);
+    if (!(await this.deps.mayAsk())) return true;
+    const snapshot = await this.look(upcoming);
+    if (!snapshot) return false;
+    this.sourceTd.set(upcoming.eventId, snapshot.targetDurationS);
+    if (now < joinAtMs()) {
+      this.wakeAt = joinAtMs();
+      return true;
+    }
+    if (!this.fits(snapshot, header, upcoming)) {
+      await this.refuse(upcoming, atMs, header);
+      return false;
+    }
+    const map = variantForKey(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
+    const used = [...new Set(Object.values(map))];
+    const toMsn = commonLastMsn(snapshot, used);
+    const fromMsn = joinMsn(
+      snapshot,
+      map[REFERENCE_KEY]!,
+      commonFirstMsn(snapshot, used),
+      toMsn,
+      LIVE_LEAD_TARGET_DURATIONS * snapshot.targetDurationS * 1000 + (now - atMs),
+    );
+    // Reading the source took time: never cut before what players may have seen meanwhile.
+    const cutMs = cutBoundaryMs(tail.items, config.clock() + this.deps.marginMs(), resolve);
+    const startMs = Math.min(logEndMs(tail.items), Math.max(atMs, cutMs));
+    const draft = this.draft(upcoming, snapshot, map, fromMsn, toMsn, startMs);
+    if (!draft) return false;
+    this.following = {
+      eventId: upcoming.eventId,
+      lastMsn: toMsn,
+      lastNewAtMs: now,
+      targetDurationS: snapshot.targetDurationS,
+    };
+    this.deps.log.info('switching to LIVE', {
+      channelId: this.deps.channel().id,
+      eventId: upcoming.eventId,
+      startMs,
+    });
+    await this.deps.append([this.planned(draft, snapshot)], startMs, header);
+    this.wakeAt = now + this.pollMs(snapshot.targetDurationS);
+    return true;
+  }
+
+  private async follow(last: PlayoutItem, header: ChannelHeader): Promise<boolean> {
+    const { tail, config } = this.deps;
+    const now = config.clock();
+    const eventId = last.eventId!;
+    const event = this.schedule.find((e) => e.eventId === eventId);
+    const logEnd = logEndMs(tail.items);
+    if (!event || logEnd >= event.end_time) return this.switchOut(eventId, event ? 'ended' : 'removed');
+    if (this.following?.eventId !== eventId)
+      this.following = { eventId, lastMsn: -1, lastNewAtMs: now, targetDurationS: header.targetDurationS };
+    const state = this.following;
+    this.wakeAt = now + this.pollMs(state.targetDurationS);
+    if (!(await this.deps.mayAsk())) return true;
+    const snapshot = await this.look(event);
+    if (!snapshot) return this.switchOut(eventId, 'failed');
+    state.targetDurationS = snapshot.targetDurationS;
+    if (!this.fits(snapshot, header, event)) return this.switchOut(eventId, 'refused');
+    const map = variantForKey(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
+    const used = [...new Set(Object.values(map))];
+    const toMsn = commonLastMsn(snapshot, used);
+    const after = itemLastMsn(last) ?? -1;
+    if (toMsn > state.lastMsn) {
+      state.lastMsn = toMsn;
+      state.lastNewAtMs = now;
+    }
+    if (toMsn <= after) {
+      const silentMs = now - state.lastNewAtMs;
+      if (
+        snapshot.variants.some((v) => v.ended) ||
+        silentMs > STALL_TARGET_DURATIONS * snapshot.targetDurationS * 1000
+      ) {
+        this.deps.planner.report(
+          this.deps.channel(),
+          Object.assign(new AssetError(`${event.uri}: no new segment for ${silentMs} ms`), {
+            code: 'live_stalled',
+          }),
+          { id: event.assetId, title: event.title, uri: event.uri },
+        );
+        return this.switchOut(eventId, 'stalled');
+      }
+      return true;
+    }
+    const fromMsn = Math.max(after + 1, commonFirstMsn(snapshot, used));
+    const draft = this.draft(event, snapshot, map, fromMsn, toMsn, logEnd);
+    if (!draft) return this.switchOut(eventId, 'ended');
+    // The next segments continue the stream; after segments the source dropped before this engine
+    // saw them the stream jumps, and a discontinuity says so.
+    if (fromMsn === after + 1) draft.continues = 1;
+    await this.deps.append([this.planned(draft, snapshot)], logEnd, header);
+    return true;
+  }
+
+  private switchOut(eventId: string, why: string): false {
+    this.done.add(eventId);
+    this.following = undefined;
+    this.wakeAt = undefined;
+    this.deps.log.info('switching back to VOD2Live', { channelId: this.deps.channel().id, eventId, why });
+    return false;
+  }
+
+  /** The source now, or undefined (reported, and the event is done) when it cannot be read. */
+  private async look(event: ScheduleEvent): Promise<LiveSnapshot | undefined> {
+    const { config } = this.deps;
+    try {
+      return await fetchLiveSource(event.uri, {
+        fetch: config.fetch,
+        timeoutMs: config.vodLoadTimeoutMs,
+        maxPlaylistBytes: config.maxPlaylistBytes,
+      });
+    } catch (err) {
+      const error =
+        err instanceof LiveSourceError ? err : new LiveSourceError(String(err), 'live_unavailable');
+      this.deps.planner.report(this.deps.channel(), error, {
+        id: event.assetId,
+        title: event.title,
+        uri: event.uri,
+      });
+      this.done.add(event.eventId);
+      return undefined;
+    }
+  }
+
+  private fits(snapshot: LiveSnapshot, header: ChannelHeader, event: ScheduleEvent): boolean {
+    const longest = longestSegmentMs(snapshot);
+    if (Math.round(longest / 1000) <= header.targetDurationS) return true;
+    const message = `${event.uri} has ${(longest / 1000).toFixed(3)} s segments, longer than the channel target duration ${header.targetDurationS} s`;
+    const err = Object.assign(new AssetError(message), { code: 'live_segments_too_long' });
+    this.deps.planner.report(this.deps.channel(), err, {
+      id: event.assetId,
+      title: event.title,
+      uri: event.uri,
+    });
+    return false;
+  }
+
+  /** A source the channel cannot play: the slate for the event instead. */
+  private async refuse(event: ScheduleEvent, atMs: number, header: ChannelHeader): Promise<void> {
+    this.done.add(event.eventId);
+    const ctx = { channel: this.deps.channel(), startMs: atMs, targetDurationS: header.targetDurationS };
+    const planned = await this.deps.planner.slate(ctx, 'live_segments_too_long', {
+      durationMs: event.end_time - atMs,
+    });
+    for (const p of planned) p.draft.eventId = event.eventId;
+    if (planned.length) await this.deps.append(planned, atMs, header);
+  }
+
+  /** The item of segments [fromMsn, toMsn] starting at startMs, cut at the event's end. */
+  private draft(
+    event: ScheduleEvent,
+    snapshot: LiveSnapshot,
+    map: Record<string, number>,
+    fromMsn: number,
+    toMsn: number,
+    startMs: number,
+  ): ItemDraft | undefined {
+    const ref = snapshot.variants[map[REFERENCE_KEY]!]!;
+    let end = fromMsn;
+    for (let at = startMs; end <= toMsn && at < event.end_time; end++)
+      at += ref.segments[end - ref.mediaSequence]!.durationMs;
+    if (end === fromMsn) return undefined;
+    const live = liveSegments(snapshot, map, fromMsn, end - 1);
+    const durationMs = live.segments[REFERENCE_KEY]!.reduce((sum, s) => sum + s.durationMs, 0);
+    return {
+      kind: 'live',
+      id: event.assetId || event.eventId,
+      title: event.title,
+      uri: event.uri,
+      offsetMs: 0,
+      durationMs,
+      loop: 0,
+      eventId: event.eventId,
+      live,
+    };
+  }
+
+  private planned(draft: ItemDraft, snapshot: LiveSnapshot): PlannedItem {
+    const variants = snapshot.variants.map((v) => ({
+      variant: v.variant,
+      playlist: { segments: v.segments },
+    }));
+    return { draft, vod: buildParsedVod(snapshot.uri, variants, []) };
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * One look at a live HLS source: its master playlist (or a bare media playlist) and every variant's
+ * media playlist, with their media sequence numbers. Fetched through the engine's fetch (the guarded
+ * fetch in the product), bounded in time and size. Any failure is a LiveSourceError: the channel
+ * switches back to VOD2Live (docs/live-mixing.md).
+ */
+import { FetchError, type FetchLike, fetchOkText } from '../../../core/fetch/bounded-fetch';
+import { TimeoutError, withTimeout } from '../../../core/timeout';
+import { isMasterPlaylist, type MasterVariant, parseMasterPlaylist } from '../hls/parse-master';
+import { parseMediaPlaylist, type SourceSegment } from '../hls/parse-media';
+import { UNKNOWN_BANDWIDTH } from '../vod/load-vod';
+
+export interface LiveVariant {
+  variant: MasterVariant;
+  /** EXT-X-MEDIA-SEQUENCE: the number of segments[0]. */
+  mediaSequence: number;
+  segments: SourceSegment[];
+  /** The source ended the stream (EXT-X-ENDLIST). */
+  ended: boolean;
+}
+
+export interface LiveSnapshot {
+  uri: string;
+  targetDurationS: number;
+  variants: LiveVariant[];
+}
+
+export class LiveSourceError extends Error {
+  override name = 'LiveSourceError';
+  constructor(
+    message: string,
+    readonly code: 'live_not_found' | 'live_timeout' | 'live_unavailable' | 'live_malformed',
+  ) {
+    super(message);
+  }
+}
+
+export interface LiveFetchOptions {
+  fetch: FetchLike;
+  timeoutMs: number;
+  maxPlaylistBytes: number;
+}
+
+const numberTag = (text: string, tag: string): number | undefined => {
+  const m = text.match(new RegExp(`^#${tag}:(\\d+(?:\\.\\d+)?)`, 'm'));
+  return m ? Number(m[1]) : undefined;
+};
+
+function toLiveError(err: unknown, uri: string): LiveSourceError {
+  if (err instanceof LiveSourceError) return err;
+  if (err instanceof TimeoutError) return new LiveSourceError(`${uri}: timed out`, 'live_timeout');
+  if (err instanceof FetchError) {
+    if (err.code === 'not_found') return new LiveSourceError(`${uri}: not found`, 'live_not_found');
+    if (err.code === 'timeout') return new LiveSourceError(`${uri}: timed out`, 'live_timeout');
+    return new LiveSourceError(`${uri}: ${err.message}`, 'live_unavailable');
+  }
+  return new LiveSourceError(`${uri}: ${(err as Error)?.message ?? String(err)}`, 'live_malformed');
+}
+
+async function look(uri: string, opts: LiveFetchOptions): Promise<LiveSnapshot> {
+  const get = (url: string) =>
+    fetchOkText(url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxPlaylistBytes, fetch: opts.fetch });
+  const media = (text: string, url: string, variant: MasterVariant): LiveVariant => ({
+    variant,
+    mediaSequence: numberTag(text, 'EXT-X-MEDIA-SEQUENCE') ?? 0,
+    segments: parseMediaPlaylist(text, url).segments,
+    ended: /^#EXT-X-ENDLIST/m.test(text),
+  });
+  const text = await get(uri);
+  let variants: LiveVariant[];
+  let targets: number[];
+  if (!isMasterPlaylist(text)) {
+    variants = [media(text, uri, { uri, bandwidth: UNKNOWN_BANDWIDTH })];
+    targets = [numberTag(text, 'EXT-X-TARGETDURATION') ?? 0];
+  } else {
+    const master = parseMasterPlaylist(text, uri);
+    const texts = await Promise.all(master.variants.map((v) => get(v.uri)));
+    variants = master.variants.map((v, i) => media(texts[i]!, v.uri, v));
+    targets = texts.map((t) => numberTag(t, 'EXT-X-TARGETDURATION') ?? 0);
+  }
+  if (variants.some((v) => v.segments.length === 0))
+    throw new LiveSourceError(`${uri}: a media playlist has no segments`, 'live_malformed');
+  return { uri, targetDurationS: Math.max(...targets), variants };
+}
+
+export async function fetchLiveSource(uri: string, opts: LiveFetchOptions): Promise<LiveSnapshot> {
+  try {
+    return await withTimeout(look(uri, opts), opts.timeoutMs, `live source ${uri}`);
+  } catch (err) {
+    throw toLiveError(err, uri);
+  }
+}

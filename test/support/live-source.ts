@@ -1,0 +1,71 @@
+/**
+ * A real live HLS source on localhost for live-mixing tests: ffmpeg encodes a test pattern in real
+ * time (-re) into 2 rungs (320x180 and 640x360, H.264 + AAC, 2 s segments), with the HLS muxer's
+ * sliding window (8 segments) and deleted segments (80 s after they leave it), into a temp folder served by the static server.
+ * stop() kills ffmpeg by its pid (the playlist stays, frozen: a source that stopped sending).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { waitFor } from '../../core/wait-for';
+import { type StaticServer, startStaticServer } from './static-server';
+
+export const LIVE_SEGMENT_S = 2;
+
+export interface LiveSource {
+  /** Master playlist URL. */
+  url: string;
+  pid: number;
+  /** Kills ffmpeg (the source stops sending; its files stay served). */
+  kill(): void;
+  /** Kills ffmpeg, stops the server, removes the folder. */
+  close(): Promise<void>;
+}
+
+export async function startLiveSource(): Promise<LiveSource> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'onair-live-'));
+  const args = [
+    ...['-hide_banner', '-loglevel', 'error', '-re'],
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=880:sample_rate=48000'],
+    ...['-filter_complex', '[0:v]split=2[a][b];[a]scale=320:180[v0];[b]copy[v1];[1:a]asplit=2[a0][a1]'],
+    ...['-map', '[v0]', '-map', '[a0]', '-map', '[v1]', '-map', '[a1]'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
+    ...['-g', '50', '-keyint_min', '50', '-sc_threshold', '0', '-b:v:0', '300k', '-b:v:1', '800k'],
+    ...['-c:a', 'aac', '-b:a', '64k', '-ac', '2'],
+    ...['-f', 'hls', '-hls_time', String(LIVE_SEGMENT_S), '-hls_list_size', '8'],
+    ...['-hls_flags', 'delete_segments+independent_segments+temp_file'],
+    // Deleted only 80 s after they leave the playlist: the channel lists a live segment for its whole
+    // window after the source did (docs/live-mixing.md, "What the source must do").
+    ...['-hls_delete_threshold', '40'],
+    ...['-hls_segment_filename', path.join(dir, 'v%v_%d.ts'), '-master_pl_name', 'master.m3u8'],
+    ...['-var_stream_map', 'v:0,a:0 v:1,a:1', path.join(dir, 'v%v.m3u8')],
+  ];
+  const ffmpeg: ChildProcess = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const server: StaticServer = await startStaticServer(dir);
+  const pid = ffmpeg.pid!;
+  let killed = false;
+  const kill = () => {
+    if (killed || ffmpeg.exitCode !== null) return;
+    killed = true;
+    process.kill(pid, 'SIGKILL');
+  };
+  // Ready once both rungs list a few segments (a source a channel can join).
+  await waitFor(
+    async () => existsSync(path.join(dir, 'master.m3u8')) && existsSync(path.join(dir, 'v1_3.ts')),
+    (ready) => ready,
+    { timeoutMs: 30_000, what: 'the live source' },
+  );
+  return {
+    url: `${server.url}/master.m3u8`,
+    pid,
+    kill,
+    close: async () => {
+      kill();
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
