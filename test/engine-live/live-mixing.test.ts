@@ -2,10 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { STALL_TARGET_DURATIONS } from '../../engine-container/src/live/live-mixer';
 import { InMemoryPlayoutLogStore } from '../../engine-container/src/playout/log-store';
 import type { ScheduleEvent } from '../../engine-container/src/types';
-import { type MediaPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
-import { checkReloads } from '../support/live-rules';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
 import { fakeLiveSource } from '../engine/helpers/fake-live-source';
+import { type MediaPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
+import { checkReloads } from '../support/live-rules';
 
 const TD_MS = 2000;
 
