@@ -72,6 +72,12 @@ describe('path ids', () => {
     ['schedule', 'GET', (id) => `/api/v1/channels/${id}/schedule`],
     ['schedule', 'GET', (id) => `/api/v1/mrss/${id}`],
     ['schedule', 'DELETE', (id) => `/api/v1/mrss/${id}`],
+    ['channel', 'GET', (id) => `/channel/${id}/events`],
+    ['channel', 'DELETE', (id) => `/channel/${id}/events/e`],
+    ['channel', 'GET', (id) => `/channel/${id}/epg.json`],
+    ['schedule', 'POST', (id) => `/api/v1/channels/${id}/schedule`],
+    ['schedule', 'DELETE', (id) => `/api/v1/channels/${id}/schedule/m-1`],
+    ['schedule', 'GET', (id) => `/api/v1/channels/${id}/epg.xml`],
   ];
   const cases = routes.flatMap(([api, method, path]) =>
     badIds.map(([what, id]) => ({
@@ -85,6 +91,19 @@ describe('path ids', () => {
   it.each(cases)('$name is a 400 naming id', async (c) => {
     await expectRefused({ ...c, field: 'id', status: 400 });
   });
+
+  it.each(badIds.filter(([what]) => what !== 'holding an encoded slash'))(
+    'DELETE /api/v1/channels/{id}/schedule/{entryId} with an entryId %s is a 400 naming entryId',
+    async (_what, entryId) => {
+      await expectRefused({
+        api: 'schedule',
+        method: 'DELETE',
+        path: `/api/v1/channels/known/schedule/${entryId}`,
+        field: 'entryId',
+        status: 400,
+      });
+    },
+  );
 
   it('refuses a channel id of the old <tenant>-<name> form, naming id', async () => {
     await expectRefused({ api: 'channel', method: 'DELETE', path: '/channel/corpus-news', field: 'id' });
@@ -170,6 +189,8 @@ describe('request bodies', () => {
     ['channel', '/channel'],
     ['schedule', '/api/v1/channels'],
     ['schedule', '/api/v1/mrss'],
+    ['channel', '/channel/corpus.news/events'],
+    ['schedule', '/api/v1/channels/known/schedule'],
   ];
   const bodies: [string, string | Buffer, number, string][] = [
     ['malformed JSON', '{"id": "x", ', 400, 'body'],
@@ -201,6 +222,59 @@ describe('request bodies', () => {
       body: 'id=x',
       status: 415,
     });
+  });
+});
+
+describe('live events and schedule entries', () => {
+  const event = {
+    url: 'https://live.example.com/a/master.m3u8',
+    start: '2030-01-01T20:00:00Z',
+    end: '2030-01-01T21:00:00Z',
+  };
+  const entry = { title: 'Match', type: 'LIVE', ...event };
+  const broken: [string, Record<string, unknown>, string][] = [
+    ['a url that is no URL', { url: 'not a url' }, 'url'],
+    ['a file: url', { url: 'file:///etc/passwd' }, 'url'],
+    ['a start with no zone', { start: '2030-01-01T20:00:00' }, 'start'],
+    ['a start holding a NUL', { start: '2030-01-01T20:00:00Z\u0000' }, 'start'],
+    ['an end before its start', { end: '2030-01-01T19:00:00Z' }, 'end'],
+    ['an unknown field', { extra: 1 }, ''],
+  ];
+  const cases: Case[] = broken.flatMap(([what, change, field]) => [
+    {
+      name: `POST /channel/{id}/events with ${what}`,
+      api: 'channel' as const,
+      path: '/channel/corpus.news/events',
+      body: { ...event, ...change },
+      field: field || undefined,
+    },
+    {
+      name: `POST /api/v1/channels/{id}/schedule with ${what}`,
+      api: 'schedule' as const,
+      path: '/api/v1/channels/known/schedule',
+      body: { ...entry, ...change },
+      field: field || undefined,
+    },
+  ]);
+  cases.push(
+    {
+      name: 'POST /api/v1/channels/{id}/schedule with a type that is neither LIVE nor VOD',
+      api: 'schedule',
+      path: '/api/v1/channels/known/schedule',
+      body: { ...entry, type: 'SLATE' },
+      field: 'type',
+    },
+    {
+      name: 'POST /api/v1/channels/{id}/schedule with a LIVE entry without an end',
+      api: 'schedule',
+      path: '/api/v1/channels/known/schedule',
+      body: { ...entry, end: undefined },
+      field: 'end',
+    },
+  );
+
+  it.each(cases.map((c) => ({ ...c, method: 'POST' })))('$name is a 400', async (c) => {
+    await expectRefused({ ...c, status: 400 });
   });
 });
 
