@@ -4,6 +4,7 @@
  * distribution), with `config.json` naming the APIs. The APIs allow exactly the console's origin,
  * plus any `consoleOrigins` the operator adds (CORS, answered by API Gateway).
  */
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { buildConsole } from '../console/build';
+import type { ConsoleConfig } from '../console/src/config';
 import { API_CORS } from '../core/http';
 import type { ServiceHttpApi } from './http-api';
 
@@ -69,7 +71,7 @@ export class ConsoleSite extends Construct {
           autoabrApi: api(props.apis.autoabr),
           playback: props.playbackBaseUrl,
           stage: props.stage,
-        }),
+        } satisfies ConsoleConfig),
       ],
       distribution: props.distribution,
       distributionPaths: [`/${CONSOLE_PATH}*`],

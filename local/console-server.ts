@@ -3,10 +3,12 @@
  * it from S3 in AWS, and `/console/config.json` naming the APIs it talks to. Static files only: the
  * console calls the APIs itself, which allow its origin (CORS, local/gateway.ts).
  */
+
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import type { ConsoleConfig } from '../console/src/config';
 
 export const CONSOLE_PATH = '/console/';
 
@@ -18,14 +20,6 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** What the console reads at start: where each API is (the AWS stack writes the same file to S3). */
-export interface ConsoleConfig {
-  channelApi: string;
-  scheduleApi: string;
-  autoabrApi: string;
-  playback: string;
-  stage: string;
-}
 
 export interface ConsoleServer {
   /** http://localhost:<port>/console/ */

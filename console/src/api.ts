@@ -3,13 +3,9 @@
  * token (localStorage), sent as `x-jwt: Bearer <token>`. An API error becomes an ApiError carrying the
  * API's own message and field, so forms show what the API said.
  */
-export interface ConsoleConfig {
-  channelApi: string;
-  scheduleApi: string;
-  autoabrApi: string;
-  playback: string;
-  stage: string;
-}
+import type { ConsoleConfig } from './config';
+
+export type { ConsoleConfig };
 
 export class ApiError extends Error {
   constructor(
