@@ -106,7 +106,7 @@ describe('the media shape of a WebHook answer', () => {
 });
 
 describe('a channel mixing fMP4 and TS items', () => {
-  it('starts each item after a discontinuity, with the new EXT-X-MAP for an fMP4 item', () => {
+  it('starts each item after a discontinuity with its own EXT-X-MAP: the init for fMP4, the first TS packets for TS', () => {
     const fmp4 = (name: string) =>
       makeVod(`https://o.test/${name}/m.m3u8`, [
         {
@@ -127,6 +127,7 @@ describe('a channel mixing fMP4 and TS items', () => {
       'https://o.test/f1/v0-0.m4s',
       'https://o.test/f1/v0-1.m4s',
       '#EXT-X-DISCONTINUITY',
+      '#EXT-X-MAP:URI="https://o.test/ts/v0-0.ts",BYTERANGE="376@0"',
       'https://o.test/ts/v0-0.ts',
       'https://o.test/ts/v0-1.ts',
       '#EXT-X-DISCONTINUITY',

@@ -4,7 +4,7 @@
  * VOD change: a discontinuity and the map again), played by hls.js in Chromium and by ffmpeg; the
  * same VOD with a TS preroll (muxed audio, EIA-608 captions declared), so the channel changes
  * container and audio shape every few seconds, checked against RFC 8216's live rules on every
- * rendition. hls.js does not play that mix: docs/media.md, "TS after fMP4".
+ * rendition and played by hls.js across container changes (docs/media.md, "TS after fMP4").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSystem, startSystem } from '../../local/system';
@@ -149,6 +149,30 @@ describe('every rendition of a channel alternating TS and CMAF', () => {
         expect(Math.abs(other.get(itemStart)! - seconds)).toBeLessThanOrEqual(0.04);
     }
   }, 60_000);
+
+  it.skipIf(!chromiumAvailable())(
+    'plays 40 s in hls.js across TS/fMP4 changes with 0 stalls, no parsing error and audio without a hole',
+    async () => {
+      const played = await playInBrowser(mixed, { seconds: 40 });
+      const raw = played.raw;
+      // Any error, not only fatal ones: a TS segment parsed with the fMP4 map was a non-fatal
+      // fragParsingError that dropped the fragment.
+      expect(played.errors, describeErrors(played.errors)).toEqual([]);
+      expect(played.stalls).toBe(0);
+      expect(played.playedSeconds).toBeGreaterThanOrEqual(35);
+      const container = (url: string) => url.split('?')[0]!.split('.').at(-1);
+      const changes = raw.frags.filter(
+        (f, i) => i > 0 && container(f.url) !== container(raw.frags[i - 1]!.url),
+      );
+      expect(changes.length, JSON.stringify(raw.frags.map((f) => f.url))).toBeGreaterThanOrEqual(3);
+      // The audio rendition (TS with muxed audio, then fMP4 audio) was buffered segment after segment.
+      const starts = raw.audioFrags.map((f) => f.start).sort((a, b) => a - b);
+      const holes = starts.filter((s, i) => i > 0 && s - starts[i - 1]! > 2.5);
+      expect(holes, JSON.stringify(starts)).toEqual([]);
+      expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(played.playedSeconds - 4);
+    },
+    150_000,
+  );
 
   it('decodes in ffmpeg from the audio rendition, each item starting its audio within one frame of its video', async () => {
     const master = await renditionsOf(cmaf);

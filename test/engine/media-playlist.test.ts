@@ -63,6 +63,42 @@ describe('rendering a live media playlist', () => {
     );
   });
 
+  it("gives a TS item in a window that lists fMP4 a map of its first segment's first two packets", () => {
+    const log = TestLog.withLadder(ladderOf([1]), 2);
+    const fmp4 = vod('https://o.test/f/m.m3u8', 2, {
+      ext: 'm4s',
+      before: { 0: ['#EXT-X-MAP:URI="init.mp4"'] },
+    });
+    log.play(fmp4);
+    log.play(vod('https://o.test/t/m.m3u8', 3));
+    log.play(fmp4);
+    const segments = parseMediaPlaylist(render(log, log.t0 + 14_000)).segments;
+    const ts = { uri: 'https://o.test/t/v0-0.ts', byteRange: '376@0' };
+    const fmp4Map = { uri: 'https://o.test/f/init.mp4' };
+    expect(segments.map((s) => s.map)).toEqual([fmp4Map, fmp4Map, ts, ts, ts, fmp4Map, fmp4Map]);
+    expect(checkPlaylist(parseMediaPlaylist(render(log, log.t0 + 14_000)))).toEqual([]);
+  });
+
+  it("keeps the TS map pointing at the item's first segment once that segment has left the window", () => {
+    const log = TestLog.withLadder(ladderOf([1]), 2);
+    log.play(vod('https://o.test/t/m.m3u8', 4));
+    log.play(vod('https://o.test/f/m.m3u8', 1, { ext: 'm4s', before: { 0: ['#EXT-X-MAP:URI="init.mp4"'] } }));
+    const text = render(log, log.t0 + 10_000, 6000);
+    expect(text).not.toContain('\nhttps://o.test/t/v0-0.ts');
+    expect(parseMediaPlaylist(text).segments.map((s) => s.map?.uri)).toEqual([
+      'https://o.test/t/v0-0.ts',
+      'https://o.test/t/v0-0.ts',
+      'https://o.test/f/init.mp4',
+    ]);
+  });
+
+  it('writes no map for TS when the window lists no fMP4', () => {
+    const log = TestLog.withLadder(ladderOf([1]), 2);
+    log.play(vod('https://o.test/a/m.m3u8', 2));
+    log.play(vod('https://o.test/b/m.m3u8', 2));
+    expect(render(log, log.t0 + 8000)).not.toContain('#EXT-X-MAP');
+  });
+
   it('writes byte ranges with explicit offsets', () => {
     const log = TestLog.withLadder(ladderOf([1]), 2);
     log.play(

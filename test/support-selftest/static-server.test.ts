@@ -124,6 +124,13 @@ describe('static server', () => {
     expect(() => parseMediaPlaylist(body)).toThrow();
   });
 
+  it('answers one byte range with 206 and only those bytes, as an origin does for EXT-X-MAP ranges', async () => {
+    const response = await fetch(`${server.url}/vod/index.m3u8`, { headers: { range: 'bytes=0-6' } });
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes 0-6/${Buffer.byteLength(PLAYLIST)}`);
+    expect(await response.text()).toBe(PLAYLIST.slice(0, 7));
+  });
+
   it('records the requests it answered', async () => {
     await fetch(`${server.url}/vod/sub/deep.ts?cache=bust`);
     expect(server.requests().at(-1)).toEqual({ method: 'GET', path: '/vod/sub/deep.ts', status: 200 });

@@ -1,7 +1,8 @@
 /**
  * A static file server for tests (fixtures, VOD origins), with faults a test can inject on a path
  * prefix: an error status, a delay (to trip a client's timeout) or a malformed body.
- * GET and HEAD only, no byte ranges, nothing served from outside the root directory.
+ * GET and HEAD only, one byte range at most (as real origins serve EXT-X-MAP/EXT-X-BYTERANGE), nothing
+ * served from outside the root directory.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -82,6 +83,15 @@ export function garbage(length: number): Buffer {
   return bytes;
 }
 
+/** A single `bytes=a-b` / `bytes=a-` range inside the file; anything else is answered whole. */
+function byteRange(header: string | undefined, size: number): { start: number; end: number } | undefined {
+  const m = header?.match(/^bytes=(\d+)-(\d*)$/);
+  if (!m) return undefined;
+  const start = Number(m[1]);
+  const end = Math.min(m[2] ? Number(m[2]) : size - 1, size - 1);
+  return start <= end ? { start, end } : undefined;
+}
+
 function longestPrefixFault(faults: Map<string, Fault>, requestPath: string): Fault | undefined {
   let best: string | undefined;
   for (const prefix of faults.keys()) {
@@ -129,16 +139,21 @@ export async function startStaticServer(
       sendText(req, res, requestPath, 404, 'not found\n');
       return;
     }
-    record(req, requestPath, 200);
-    res.writeHead(200, {
+    const range = byteRange(req.headers.range, info.size);
+    const status = range ? 206 : 200;
+    const { start, end } = range ?? { start: 0, end: info.size - 1 };
+    record(req, requestPath, status);
+    res.writeHead(status, {
       'content-type': contentTypeFor(file),
-      'content-length': info.size,
+      'content-length': end - start + 1,
       'cache-control': 'no-cache',
+      'accept-ranges': 'bytes',
+      ...(range ? { 'content-range': `bytes ${start}-${end}/${info.size}` } : {}),
     });
     if (req.method === 'HEAD') res.end();
-    else if (malformed) res.end(garbage(info.size));
+    else if (malformed) res.end(garbage(info.size).subarray(start, end + 1));
     else
-      createReadStream(file)
+      createReadStream(file, { start, end })
         .on('error', () => res.destroy())
         .pipe(res);
   };
@@ -146,6 +161,15 @@ export async function startStaticServer(
   const server = createServer((req, res) => {
     const requestPath = (req.url ?? '/').split('?')[0] ?? '/';
     res.setHeader('access-control-allow-origin', '*');
+    // A browser may preflight a cross-origin Range request.
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-headers': 'range',
+        'access-control-allow-methods': 'GET, HEAD',
+      });
+      res.end();
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       sendText(req, res, requestPath, 405, 'method not allowed\n');

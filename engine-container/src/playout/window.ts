@@ -36,6 +36,8 @@ export interface WindowSegment {
   /** Position inside the item (0 = its first segment). */
   position: number;
   segment: SourceSegment;
+  /** The item's first segment on this rendition (a TS item's PAT/PMT, render/ts-map.ts). */
+  itemFirst: SourceSegment;
   durationMs: number;
   /** EXT-X-PROGRAM-DATE-TIME, Unix ms. */
   pdtMs: number;
@@ -151,6 +153,7 @@ export function computeWindow(
       item,
       position: i - range.first,
       segment: range.track.segments[i % range.track.segments.length]!,
+      itemFirst: range.track.segments[range.first % range.track.segments.length]!,
       durationMs: segmentStartMs(item, range, i + 1) - pdtMs,
       pdtMs,
       discontinuity: isDiscontinuity(item, range, i),

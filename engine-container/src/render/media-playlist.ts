@@ -1,12 +1,14 @@
 /**
  * Renders a window as a live media playlist (RFC 8216 §6.2.1 rules): PDT on every segment,
  * EXT-X-DISCONTINUITY at every item boundary, EXT-X-KEY and EXT-X-MAP repeated when they change and
- * after every discontinuity (a player may join right there), explicit byte-range offsets.
+ * after every discontinuity (a player may join right there), explicit byte-range offsets; a TS item
+ * in a window that also lists fMP4 gets a map of its own PAT/PMT (ts-map.ts).
  */
 import type { SourceSegment } from '../hls/parse-media';
 import type { PlayoutItem } from '../playout/item';
 import type { PlaylistWindow, WindowSegment } from '../playout/window';
 import { isoDate, seconds, segmentDecorations } from './segment-tags';
+import { isTsSegment, tsMap } from './ts-map';
 
 export const PLAYLIST_VERSION = 6;
 
@@ -53,6 +55,8 @@ export function renderMediaPlaylist(win: PlaylistWindow): string {
   let keys: string | undefined;
   let map: string | undefined;
   const segments = win.segments;
+  // A window that lists fMP4 gives its TS items a map of their own (ts-map.ts); others stay as they were.
+  const mixed = segments.some((s) => s.segment.map);
   for (let n = 0; n < segments.length; n++) {
     const s = segments[n]!;
     const seg = s.segment;
@@ -62,9 +66,10 @@ export function renderMediaPlaylist(win: PlaylistWindow): string {
       if (seg.keys) out += `${seg.keys}\n`;
       else if (n > 0) out += '#EXT-X-KEY:METHOD=NONE\n';
     }
-    if (seg.map && (fresh || seg.map !== map)) out += `${seg.map}\n`;
+    const segMap = seg.map ?? (mixed && isTsSegment(seg) ? tsMap(s.itemFirst) : undefined);
+    if (segMap && (fresh || segMap !== map)) out += `${segMap}\n`;
     keys = seg.keys;
-    map = seg.map;
+    map = segMap;
     out += `${segmentBlock(s)}\n`;
   }
   return out;
