@@ -20,7 +20,6 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-
 export interface ConsoleServer {
   /** http://localhost:<port>/console/ */
   url: string;
