@@ -1,10 +1,10 @@
 /**
- * Pure: which new segments of a live source go into the channel's log, and as what. Video renditions
+ * Pure: which new segments of a live source go into the channel's log, and as what. Output variants
  * map to source variants like a VOD's (ladder/map-rendition.ts), audio and subtitle renditions to the
  * source's renditions (live-renditions.ts); only media sequence numbers every mapped playlist already
  * has are taken, so all renditions of an item carry the same source segments.
  */
-import { mapVariantIndex } from '../ladder/map-rendition';
+import { variantIndexFor } from '../ladder/map-rendition';
 import { videoKey } from '../ladder/output-ladder';
 import { REFERENCE_KEY } from '../playout/append';
 import type { LiveSegments, PlayoutItem } from '../playout/item';
@@ -24,10 +24,11 @@ export function mapLiveSource(
   ladder: PlayoutItem['ladder'],
   nearest: boolean,
 ): LiveMap {
-  const out = ladder.variants.map((v) => v.bandwidth);
-  const source = snapshot.variants.map((v) => v.variant.bandwidth);
+  // Video rungs among the source's video variants, an audio-only rung among its audio-only ones (an
+  // ffmpeg source with demuxed audio lists its audio as a variant too): as for a VOD.
+  const source = { variants: snapshot.variants.map((v) => v.variant) };
   const pick = (k: number) =>
-    snapshot.variants[source.length === 1 ? 0 : mapVariantIndex(out, k, source, nearest)]!;
+    snapshot.variants[source.variants.length === 1 ? 0 : variantIndexFor(ladder, k, source, nearest)]!;
   const ref = pick(0);
   const byKey: Record<string, LiveSource> = { [REFERENCE_KEY]: ref };
   ladder.variants.forEach((_, k) => {

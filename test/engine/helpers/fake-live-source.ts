@@ -1,7 +1,7 @@
 /**
  * A live HLS source on the fake origin, timed by the test's clock: segment n (of `segmentMs`) ends,
  * and is listed, at startMs + (n + 1) * segmentMs, in a sliding window of `windowSize` segments, for two
- * variants with muxed audio, or (with `audio`) video-only variants and TYPE=AUDIO renditions whose
+ * variants with muxed audio, or (with `audio`) video-only variants (and an audio-only one) and TYPE=AUDIO renditions whose
  * segments are 20 ms longer and shorter in turn (an AAC frame's worth: they never share the video's
  * boundaries exactly), and (with `subtitles`) TYPE=SUBTITLES WebVTT renditions. stop() freezes it (an
  * encoder that died behind a static server); fail(status) answers that status from then on.
@@ -62,6 +62,11 @@ export function fakeLiveSource(origin: FakeOrigin, clock: { now: number }, o: Fa
     'v0.m3u8',
     `#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,CODECS="${codecs}"${groups}`,
     'v1.m3u8',
+    // Like ffmpeg's HLS muxer, a demuxed source lists its first audio rendition as an audio-only
+    // variant too; its bandwidth is the nearest to the channel's first rung: never a video rung's.
+    ...(audio.length
+      ? [`#EXT-X-STREAM-INF:BANDWIDTH=280000,CODECS="mp4a.40.2",AUDIO="aud"`, `a_${audio[0]!.language}.m3u8`]
+      : []),
   ].join('\n');
   const route = (name: string, body: () => string) =>
     origin.routes.set(`${base}/${name}.m3u8`, () => respond(body())());
