@@ -15,10 +15,14 @@ import { checkReloads } from '../support/live-rules';
 
 const EVENT_MS = 30_000;
 
-/** A VOD with video-only variants, English and Swedish audio renditions and English WebVTT. */
+/**
+ * A VOD with video-only variants, English and Swedish audio renditions (AAC-like: 10 ms longer than
+ * the video's segments, the last one shorter, so their boundaries meet only at the ends) and English WebVTT.
+ */
 function demuxedVod(origin: FakeOrigin): string {
   const base = `${ORIGIN}/demux`;
   const seg = Array(10).fill(2000);
+  const audio = seg.map((ms, i) => (i < seg.length - 1 ? ms + 10 : ms - 10 * (seg.length - 1)));
   const variant = (uri: string, bandwidth: number, width: number, height: number) => ({
     uri,
     bandwidth,
@@ -31,8 +35,8 @@ function demuxedVod(origin: FakeOrigin): string {
   origin.add({
     [`${base}/v0/index.m3u8`]: mediaPlaylist(seg, { prefix: 's' }),
     [`${base}/v1/index.m3u8`]: mediaPlaylist(seg, { prefix: 's' }),
-    [`${base}/en/index.m3u8`]: mediaPlaylist(seg, { prefix: 'a', ext: 'aac' }),
-    [`${base}/sv/index.m3u8`]: mediaPlaylist(seg, { prefix: 'a', ext: 'aac' }),
+    [`${base}/en/index.m3u8`]: mediaPlaylist(audio, { prefix: 'a', ext: 'aac' }),
+    [`${base}/sv/index.m3u8`]: mediaPlaylist(audio, { prefix: 'a', ext: 'aac' }),
     [`${base}/subs/en.m3u8`]: mediaPlaylist(seg, { prefix: 'c', ext: 'vtt' }),
     [`${base}/master.m3u8`]: masterPlaylist(
       [variant('v0/index.m3u8', 300_000, 320, 180), variant('v1/index.m3u8', 800_000, 640, 360)],
@@ -92,9 +96,12 @@ const liveEvent = (uri: string, startMs: number): ScheduleEvent => ({
 const keysOf = (ch: Channel) => renditionKeys(ch.playout.tail.last!.ladder);
 
 /** Runs the channel second by second through a LIVE event, reloading every rendition each second. */
-async function playEvent(ch: Channel): Promise<{ start: number; reloads: Map<string, MediaPlaylist[]> }> {
+async function playEvent(
+  ch: Channel,
+  aheadMs = 30_500,
+): Promise<{ start: number; reloads: Map<string, MediaPlaylist[]> }> {
   await ch.playout.advance();
-  const start = ch.clock.now + 30_500;
+  const start = ch.clock.now + aheadMs;
   ch.playout.setSchedule([liveEvent(ch.source.uri, start)]);
   const reloads = new Map(keysOf(ch).map((k) => [k, [] as MediaPlaylist[]]));
   for (; ch.clock.now < start + EVENT_MS + 40_000; ch.clock.now += 1000) {
@@ -206,6 +213,23 @@ describe('live mixing with audio and subtitle renditions', () => {
     for (const key of ['s:en', 's:fr'])
       for (const s of during.get(key)!)
         expect(s.uri).toBe(`/vtt/dummyUrl?startMs=${s.programDateTimeMs}&durationMs=2000`);
+  });
+
+  it('keeps every audio segment of a VOD item the switch in cuts into: no hole before the live audio', async () => {
+    const ch = channel({ audio: [{ language: 'en', name: 'English' }] });
+    // Announced late: the VOD item playing then is already in the log, and the live item cuts it short.
+    const { start, reloads } = await playEvent(ch, 5000);
+    const live = ch.playout.tail.items.find((i) => i.kind === 'live')!;
+    const cut = ch.playout.tail.items.find((i) => i.seq === live.seq - 1)!;
+    expect(cut.startMs + cut.durationMs).toBeGreaterThan(live.startMs);
+    expectAlignedRenditions(ch, reloads, start);
+    // The audio segment that overruns the cut by a few ms stays: it ends past the live audio's start.
+    const audio = segmentsSeen(reloads.get('a:aud:en')!);
+    const first = audio.findIndex((s) => ch.source.isLive(s.uri));
+    const before = audio[first - 1]!;
+    expect(before.programDateTimeMs! + before.duration * 1000).toBeGreaterThanOrEqual(
+      audio[first]!.programDateTimeMs!,
+    );
   });
 
   it('serves byte-identical audio and subtitle playlists from two engines sharing the log', async () => {

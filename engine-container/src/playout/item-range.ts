@@ -2,8 +2,12 @@
  * Which segments of a track an item plays. An item plays the reference timeline from offsetMs for
  * durationMs; every other rendition plays its own segments that start inside that span, timed from
  * the item's start by their own cumulative EXTINF (so renditions share the clock, not boundaries).
- * A later item that starts before this one ends (a reset, a live cut-in) cuts it: only segments that
- * end by the cut remain. Both the window and the log's counts use exactly this rule.
+ * A later item that starts before this one ends (a reset, a live cut-in) cuts it, always on a reference
+ * boundary (append.ts cutBoundaryMs): every rendition keeps its segments that start before the cut, the
+ * same rule as at the item's end. A rendition whose boundaries are not the reference's (an AAC audio
+ * segment a few ms longer than the video's) so keeps the segment that overruns the cut slightly rather
+ * than leaving a hole of a whole segment before the next item. Both the window and the log's counts use
+ * exactly this rule.
  */
 import {
   discontinuitiesBefore,
@@ -31,7 +35,8 @@ export function itemRange(item: PlayoutItem, track: Track, cutMs = Number.POSITI
   const first = firstStartingAtOrAfter(track, from, 0, indexBoundFor(track, from, loop));
   let end = Math.max(first, firstStartingAtOrAfter(track, to, first, indexBoundFor(track, to, loop)));
   const baseMs = startAt(track, first);
-  if (cutMs < item.startMs + item.durationMs) end = endedBy(track, first, end, baseMs + cutMs - item.startMs);
+  if (cutMs < item.startMs + item.durationMs)
+    end = firstStartingAtOrAfter(track, baseMs + cutMs - item.startMs, first, end);
   return { track, first, end, baseMs };
 }
 
