@@ -16,13 +16,15 @@ import { checkReloads } from '../support/live-rules';
 const EVENT_MS = 30_000;
 
 /**
- * A VOD with video-only variants, English and Swedish audio renditions (AAC-like: 10 ms longer than
- * the video's segments, the last one shorter, so their boundaries meet only at the ends) and English WebVTT.
+ * A VOD with video-only variants, English and Swedish audio renditions and English WebVTT. The audio is
+ * AAC-like: English segments 10 ms longer than the video's, Swedish 10 ms shorter (the last makes up),
+ * so their boundaries meet the video's only at the ends: a cut finds an English segment mostly before
+ * it and a Swedish one mostly after it.
  */
 function demuxedVod(origin: FakeOrigin): string {
   const base = `${ORIGIN}/demux`;
   const seg = Array(10).fill(2000);
-  const audio = seg.map((ms, i) => (i < seg.length - 1 ? ms + 10 : ms - 10 * (seg.length - 1)));
+  const audio = (d: number) => seg.map((ms, i) => (i < seg.length - 1 ? ms + d : ms - d * (seg.length - 1)));
   const variant = (uri: string, bandwidth: number, width: number, height: number) => ({
     uri,
     bandwidth,
@@ -35,8 +37,8 @@ function demuxedVod(origin: FakeOrigin): string {
   origin.add({
     [`${base}/v0/index.m3u8`]: mediaPlaylist(seg, { prefix: 's' }),
     [`${base}/v1/index.m3u8`]: mediaPlaylist(seg, { prefix: 's' }),
-    [`${base}/en/index.m3u8`]: mediaPlaylist(audio, { prefix: 'a', ext: 'aac' }),
-    [`${base}/sv/index.m3u8`]: mediaPlaylist(audio, { prefix: 'a', ext: 'aac' }),
+    [`${base}/en/index.m3u8`]: mediaPlaylist(audio(10), { prefix: 'a', ext: 'aac' }),
+    [`${base}/sv/index.m3u8`]: mediaPlaylist(audio(-10), { prefix: 'a', ext: 'aac' }),
     [`${base}/subs/en.m3u8`]: mediaPlaylist(seg, { prefix: 'c', ext: 'vtt' }),
     [`${base}/master.m3u8`]: masterPlaylist(
       [variant('v0/index.m3u8', 300_000, 320, 180), variant('v1/index.m3u8', 800_000, 640, 360)],
@@ -215,7 +217,7 @@ describe('live mixing with audio and subtitle renditions', () => {
         expect(s.uri).toBe(`/vtt/dummyUrl?startMs=${s.programDateTimeMs}&durationMs=2000`);
   });
 
-  it('keeps every audio segment of a VOD item the switch in cuts into: no hole before the live audio', async () => {
+  it('ends the audio of a VOD item the switch in cuts into within half a segment of the cut: no hole, no overlap of a segment', async () => {
     const ch = channel({ audio: [{ language: 'en', name: 'English' }] });
     // Announced late: the VOD item playing then is already in the log, and the live item cuts it short.
     const { start, reloads } = await playEvent(ch, 5000);
@@ -223,13 +225,15 @@ describe('live mixing with audio and subtitle renditions', () => {
     const cut = ch.playout.tail.items.find((i) => i.seq === live.seq - 1)!;
     expect(cut.startMs + cut.durationMs).toBeGreaterThan(live.startMs);
     expectAlignedRenditions(ch, reloads, start);
-    // The audio segment that overruns the cut by a few ms stays: it ends past the live audio's start.
-    const audio = segmentsSeen(reloads.get('a:aud:en')!);
-    const first = audio.findIndex((s) => ch.source.isLive(s.uri));
-    const before = audio[first - 1]!;
-    expect(before.programDateTimeMs! + before.duration * 1000).toBeGreaterThanOrEqual(
-      audio[first]!.programDateTimeMs!,
-    );
+    // The audio segment mostly before the cut stays, the one mostly after it goes: each rendition's
+    // VOD audio ends within half a segment of the live audio's start.
+    for (const key of ['a:aud:en', 'a:aud:sv']) {
+      const audio = segmentsSeen(reloads.get(key)!);
+      const first = audio.findIndex((s) => ch.source.isLive(s.uri));
+      const before = audio[first - 1]!;
+      const gap = audio[first]!.programDateTimeMs! - (before.programDateTimeMs! + before.duration * 1000);
+      expect(Math.abs(gap), key).toBeLessThan(1000);
+    }
   });
 
   it('serves byte-identical audio and subtitle playlists from two engines sharing the log', async () => {
