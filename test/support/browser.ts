@@ -71,6 +71,8 @@ export interface FragRecord {
   cc: number;
   level: number;
   url: string;
+  /** Where the fragment starts on the player's media timeline, seconds. */
+  start?: number;
 }
 
 /** Everything the page recorded (window.__report). */

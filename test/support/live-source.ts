@@ -2,6 +2,8 @@
  * A real live HLS source on localhost for live-mixing tests: ffmpeg encodes a test pattern in real
  * time (-re) into 2 rungs (320x180 and 640x360, H.264 + AAC, 2 s segments), with the HLS muxer's
  * sliding window (8 segments) and deleted segments (80 s after they leave it), into a temp folder served by the static server.
+ * With `demuxedAudio`, the rungs are video only and the sound is one English TYPE=AUDIO rendition
+ * (group `aud`, its own playlist and segments).
  * stop() kills ffmpeg by its pid (the playlist stays, frozen: a source that stopped sending).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -24,14 +26,34 @@ export interface LiveSource {
   close(): Promise<void>;
 }
 
-export async function startLiveSource(): Promise<LiveSource> {
+export interface LiveSourceOptions {
+  /** Video-only rungs and an English audio rendition (EXT-X-MEDIA TYPE=AUDIO) instead of muxed audio. */
+  demuxedAudio?: boolean;
+}
+
+/** The outputs: 2 rungs with muxed audio, or 2 video-only rungs and one audio rendition. */
+const streams = (demuxed: boolean) =>
+  demuxed
+    ? {
+        split: '[1:a]anull[a0]',
+        maps: ['-map', '[v0]', '-map', '[v1]', '-map', '[a0]'],
+        varStreamMap: 'v:0,agroup:aud v:1,agroup:aud a:0,agroup:aud,language:en,name:English',
+      }
+    : {
+        split: '[1:a]asplit=2[a0][a1]',
+        maps: ['-map', '[v0]', '-map', '[a0]', '-map', '[v1]', '-map', '[a1]'],
+        varStreamMap: 'v:0,a:0 v:1,a:1',
+      };
+
+export async function startLiveSource(options: LiveSourceOptions = {}): Promise<LiveSource> {
   const dir = await mkdtemp(path.join(tmpdir(), 'onair-live-'));
+  const out = streams(options.demuxedAudio ?? false);
   const args = [
     ...['-hide_banner', '-loglevel', 'error', '-re'],
     ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25'],
     ...['-f', 'lavfi', '-i', 'sine=frequency=880:sample_rate=48000'],
-    ...['-filter_complex', '[0:v]split=2[a][b];[a]scale=320:180[v0];[b]copy[v1];[1:a]asplit=2[a0][a1]'],
-    ...['-map', '[v0]', '-map', '[a0]', '-map', '[v1]', '-map', '[a1]'],
+    ...['-filter_complex', `[0:v]split=2[a][b];[a]scale=320:180[v0];[b]copy[v1];${out.split}`],
+    ...out.maps,
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
     ...['-g', '50', '-keyint_min', '50', '-sc_threshold', '0', '-b:v:0', '300k', '-b:v:1', '800k'],
     ...['-c:a', 'aac', '-b:a', '64k', '-ac', '2'],
@@ -41,7 +63,7 @@ export async function startLiveSource(): Promise<LiveSource> {
     // window after the source did (docs/live-mixing.md, "What the source must do").
     ...['-hls_delete_threshold', '40'],
     ...['-hls_segment_filename', path.join(dir, 'v%v_%d.ts'), '-master_pl_name', 'master.m3u8'],
-    ...['-var_stream_map', 'v:0,a:0 v:1,a:1', path.join(dir, 'v%v.m3u8')],
+    ...['-var_stream_map', out.varStreamMap, path.join(dir, 'v%v.m3u8')],
   ];
   const ffmpeg: ChildProcess = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const server: StaticServer = await startStaticServer(dir);

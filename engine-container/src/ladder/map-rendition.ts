@@ -50,7 +50,12 @@ const hasVideo = (v: Rung): boolean =>
  * among its audio-only rungs (by rank when the counts match, else nearest bandwidth), so a video rung
  * never turns audio-only. A kind the VOD lacks maps to the nearest of all its variants.
  */
-export function variantIndexFor(ladder: OutputLadder, k: number, vod: ParsedVod, nearest: boolean): number {
+export function variantIndexFor(
+  ladder: OutputLadder,
+  k: number,
+  vod: { variants: ReadonlyArray<Rung & { bandwidth: number }> },
+  nearest: boolean,
+): number {
   const kind = hasVideo(ladder.variants[k]!);
   const outPool = ladder.variants.flatMap((v, i) => (hasVideo(v) === kind ? [i] : []));
   const sameKind = vod.variants.flatMap((v, i) => (hasVideo(v) === kind ? [i] : []));

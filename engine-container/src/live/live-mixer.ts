@@ -20,9 +20,10 @@ import {
   commonLastMsn,
   itemLastMsn,
   joinMsn,
+  type LiveMap,
   liveSegments,
   longestSegmentMs,
-  variantForKey,
+  mapLiveSource,
 } from './live-segments';
 import { fetchLiveSource, type LiveSnapshot, LiveSourceError } from './live-source';
 
@@ -159,24 +160,22 @@ export class LiveMixer {
       this.wakeAt = joinAtMs();
       return true;
     }
-    if (!this.fits(snapshot, header, upcoming)) {
+    const map = mapLiveSource(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
+    if (!this.fits(map, header, upcoming)) {
       await this.refuse(upcoming, atMs, header);
       return false;
     }
-    const map = variantForKey(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
-    const used = [...new Set(Object.values(map))];
-    const toMsn = commonLastMsn(snapshot, used);
+    const toMsn = commonLastMsn(map.used);
     const fromMsn = joinMsn(
-      snapshot,
-      map[REFERENCE_KEY]!,
-      commonFirstMsn(snapshot, used),
+      map.ref,
+      commonFirstMsn(map.used),
       toMsn,
       LIVE_LEAD_TARGET_DURATIONS * snapshot.targetDurationS * 1000 + (now - atMs),
     );
     // Reading the source took time: never cut before what players may have seen meanwhile.
     const cutMs = cutBoundaryMs(tail.items, config.clock() + this.deps.marginMs(), resolve);
     const startMs = Math.min(logEndMs(tail.items), Math.max(atMs, cutMs));
-    const draft = this.draft(upcoming, snapshot, map, fromMsn, toMsn, startMs);
+    const draft = this.draft(upcoming, map, fromMsn, toMsn, startMs);
     if (!draft) return false;
     this.following = {
       eventId: upcoming.eventId,
@@ -209,10 +208,9 @@ export class LiveMixer {
     const snapshot = await this.look(event);
     if (!snapshot) return this.switchOut(eventId, 'failed');
     state.targetDurationS = snapshot.targetDurationS;
-    if (!this.fits(snapshot, header, event)) return this.switchOut(eventId, 'refused');
-    const map = variantForKey(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
-    const used = [...new Set(Object.values(map))];
-    const toMsn = commonLastMsn(snapshot, used);
+    const map = mapLiveSource(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
+    if (!this.fits(map, header, event)) return this.switchOut(eventId, 'refused');
+    const toMsn = commonLastMsn(map.used);
     const after = itemLastMsn(last) ?? -1;
     if (toMsn > state.lastMsn) {
       state.lastMsn = toMsn;
@@ -221,7 +219,7 @@ export class LiveMixer {
     if (toMsn <= after) {
       const silentMs = now - state.lastNewAtMs;
       if (
-        snapshot.variants.some((v) => v.ended) ||
+        map.used.some((v) => v.ended) ||
         silentMs > STALL_TARGET_DURATIONS * snapshot.targetDurationS * 1000
       ) {
         this.deps.planner.report(
@@ -235,8 +233,8 @@ export class LiveMixer {
       }
       return true;
     }
-    const fromMsn = Math.max(after + 1, commonFirstMsn(snapshot, used));
-    const draft = this.draft(event, snapshot, map, fromMsn, toMsn, logEnd);
+    const fromMsn = Math.max(after + 1, commonFirstMsn(map.used));
+    const draft = this.draft(event, map, fromMsn, toMsn, logEnd);
     if (!draft) return this.switchOut(eventId, 'ended');
     // The next segments continue the stream; after segments the source dropped before this engine
     // saw them the stream jumps, and a discontinuity says so.
@@ -275,8 +273,9 @@ export class LiveMixer {
     }
   }
 
-  private fits(snapshot: LiveSnapshot, header: ChannelHeader, event: ScheduleEvent): boolean {
-    const longest = longestSegmentMs(snapshot);
+  /** Are the segments of every playlist the channel would play no longer than its target duration? */
+  private fits(map: LiveMap, header: ChannelHeader, event: ScheduleEvent): boolean {
+    const longest = longestSegmentMs(map.used);
     if (Math.round(longest / 1000) <= header.targetDurationS) return true;
     const message = `${event.uri} has ${(longest / 1000).toFixed(3)} s segments, longer than the channel target duration ${header.targetDurationS} s`;
     const err = Object.assign(new AssetError(message), { code: 'live_segments_too_long' });
@@ -302,18 +301,24 @@ export class LiveMixer {
   /** The item of segments [fromMsn, toMsn] starting at startMs, cut at the event's end. */
   private draft(
     event: ScheduleEvent,
-    snapshot: LiveSnapshot,
-    map: Record<string, number>,
+    map: LiveMap,
     fromMsn: number,
     toMsn: number,
     startMs: number,
   ): ItemDraft | undefined {
-    const ref = snapshot.variants[map[REFERENCE_KEY]!]!;
+    const ref = map.ref;
     let end = fromMsn;
     for (let at = startMs; end <= toMsn && at < event.end_time; end++)
       at += ref.segments[end - ref.mediaSequence]!.durationMs;
     if (end === fromMsn) return undefined;
-    const live = liveSegments(snapshot, map, fromMsn, end - 1);
+    const endpoint = this.deps.config.dummySubtitleEndpoint;
+    const live = liveSegments(
+      map,
+      fromMsn,
+      end - 1,
+      startMs,
+      (s, d) => `${endpoint}?startMs=${s}&durationMs=${d}`,
+    );
     const durationMs = live.segments[REFERENCE_KEY]!.reduce((sum, s) => sum + s.durationMs, 0);
     return {
       kind: 'live',

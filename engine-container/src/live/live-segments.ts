@@ -1,55 +1,80 @@
 /**
- * Pure: which new segments of a live source go into the channel's log, and as what. Output renditions
- * map to source variants like a VOD's (ladder/map-rendition.ts); only media sequence numbers every
- * mapped variant already has are taken, so all renditions of an item carry the same segments.
+ * Pure: which new segments of a live source go into the channel's log, and as what. Output variants
+ * map to source variants like a VOD's (ladder/map-rendition.ts), audio and subtitle renditions to the
+ * source's renditions (live-renditions.ts); only media sequence numbers every mapped playlist already
+ * has are taken, so all renditions of an item carry the same source segments.
  */
-import { mapVariantIndex } from '../ladder/map-rendition';
-import { renditionKeys } from '../ladder/output-ladder';
+import { variantIndexFor } from '../ladder/map-rendition';
+import { videoKey } from '../ladder/output-ladder';
 import { REFERENCE_KEY } from '../playout/append';
 import type { LiveSegments, PlayoutItem } from '../playout/item';
-import type { LiveSnapshot, LiveVariant } from './live-source';
+import { EMPTY_WEBVTT, type LiveSource, renditionSources } from './live-renditions';
+import type { LivePlaylist, LiveSnapshot } from './live-source';
 
-/** Source variant index per output rendition key (and the reference key). */
-export function variantForKey(
+/** The source playlist (or empty WebVTT) per output rendition key, and the reference variant. */
+export interface LiveMap {
+  ref: LivePlaylist;
+  byKey: Record<string, LiveSource>;
+  /** The distinct source playlists the map reads. */
+  used: LivePlaylist[];
+}
+
+export function mapLiveSource(
   snapshot: LiveSnapshot,
   ladder: PlayoutItem['ladder'],
   nearest: boolean,
-): Record<string, number> {
-  const out = ladder.variants.map((v) => v.bandwidth);
-  const source = snapshot.variants.map((v) => v.variant.bandwidth);
-  const pick = (k: number) => (source.length === 1 ? 0 : mapVariantIndex(out, k, source, nearest));
-  const map: Record<string, number> = { [REFERENCE_KEY]: pick(0) };
-  // Audio and subtitle renditions of the channel play the reference variant's (muxed) segments.
-  for (const key of renditionKeys(ladder))
-    map[key] = key.startsWith('v') ? pick(Number(key.slice(1))) : map.ref!;
-  return map;
+): LiveMap {
+  // Video rungs among the source's video variants, an audio-only rung among its audio-only ones (an
+  // ffmpeg source with demuxed audio lists its audio as a variant too): as for a VOD.
+  const source = { variants: snapshot.variants.map((v) => v.variant) };
+  const pick = (k: number) =>
+    snapshot.variants[source.variants.length === 1 ? 0 : variantIndexFor(ladder, k, source, nearest)]!;
+  const ref = pick(0);
+  const byKey: Record<string, LiveSource> = { [REFERENCE_KEY]: ref };
+  ladder.variants.forEach((_, k) => {
+    byKey[videoKey(k)] = pick(k);
+  });
+  Object.assign(byKey, renditionSources(snapshot, ladder, ref));
+  const used = [...new Set(Object.values(byKey))].filter((s): s is LivePlaylist => s !== EMPTY_WEBVTT);
+  return { ref, byKey, used };
 }
 
-const lastMsn = (v: LiveVariant): number => v.mediaSequence + v.segments.length - 1;
+const lastMsn = (v: LivePlaylist): number => v.mediaSequence + v.segments.length - 1;
 
-/** The newest media sequence number every variant in `used` has. */
-export function commonLastMsn(snapshot: LiveSnapshot, used: readonly number[]): number {
-  return Math.min(...used.map((i) => lastMsn(snapshot.variants[i]!)));
-}
+/** The newest media sequence number every playlist in `used` has. */
+export const commonLastMsn = (used: readonly LivePlaylist[]): number => Math.min(...used.map(lastMsn));
 
-/** The oldest media sequence number every variant in `used` still lists. */
-export function commonFirstMsn(snapshot: LiveSnapshot, used: readonly number[]): number {
-  return Math.max(...used.map((i) => snapshot.variants[i]!.mediaSequence));
-}
+/** The oldest media sequence number every playlist in `used` still lists. */
+export const commonFirstMsn = (used: readonly LivePlaylist[]): number =>
+  Math.max(...used.map((v) => v.mediaSequence));
 
-/** The segments [fromMsn, toMsn] of each mapped rendition; the reference decides the durations. */
+const slice = (v: LivePlaylist, fromMsn: number, toMsn: number) =>
+  v.segments.slice(fromMsn - v.mediaSequence, toMsn - v.mediaSequence + 1);
+
+/**
+ * The segments [fromMsn, toMsn] of each mapped rendition; the reference decides the item's duration.
+ * Empty WebVTT follows the reference's boundaries, named by where each plays on the channel's clock
+ * (from startMs): unique URIs, the same in every engine since they are in the log.
+ */
 export function liveSegments(
-  snapshot: LiveSnapshot,
-  map: Record<string, number>,
+  map: LiveMap,
   fromMsn: number,
   toMsn: number,
+  startMs: number,
+  emptyVttUri: (startMs: number, durationMs: number) => string,
 ): LiveSegments {
   const segments: LiveSegments['segments'] = {};
-  for (const [key, index] of Object.entries(map)) {
-    const v = snapshot.variants[index]!;
-    segments[key] = v.segments
-      .slice(fromMsn - v.mediaSequence, toMsn - v.mediaSequence + 1)
-      .map((s) => ({ uri: s.uri, durationMs: s.durationMs }));
+  for (const [key, source] of Object.entries(map.byKey)) {
+    if (source === EMPTY_WEBVTT) {
+      let at = startMs;
+      segments[key] = slice(map.ref, fromMsn, toMsn).map((s) => {
+        const uri = emptyVttUri(at, s.durationMs);
+        at += s.durationMs;
+        return { uri, durationMs: s.durationMs };
+      });
+    } else {
+      segments[key] = slice(source, fromMsn, toMsn).map((s) => ({ uri: s.uri, durationMs: s.durationMs }));
+    }
   }
   return { msn: fromMsn, segments };
 }
@@ -58,14 +83,7 @@ export function liveSegments(
  * Where to join a source at the switch in: the newest segments that make `leadMs` of playback (at
  * least one), so the channel's log stays that far ahead while the source keeps producing.
  */
-export function joinMsn(
-  snapshot: LiveSnapshot,
-  refIndex: number,
-  firstMsn: number,
-  toMsn: number,
-  leadMs: number,
-): number {
-  const ref = snapshot.variants[refIndex]!;
+export function joinMsn(ref: LivePlaylist, firstMsn: number, toMsn: number, leadMs: number): number {
   let msn = toMsn;
   let total = ref.segments[toMsn - ref.mediaSequence]!.durationMs;
   while (msn > firstMsn && total < leadMs) {
@@ -75,8 +93,8 @@ export function joinMsn(
   return msn;
 }
 
-export const longestSegmentMs = (snapshot: LiveSnapshot): number =>
-  Math.max(...snapshot.variants.flatMap((v) => v.segments.map((s) => s.durationMs)));
+export const longestSegmentMs = (used: readonly LivePlaylist[]): number =>
+  Math.max(...used.flatMap((v) => v.segments.map((s) => s.durationMs)));
 
 /** The last source media sequence number a live item plays. */
 export const itemLastMsn = (item: PlayoutItem): number | undefined =>

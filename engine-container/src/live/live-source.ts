@@ -1,17 +1,23 @@
 /**
- * One look at a live HLS source: its master playlist (or a bare media playlist) and every variant's
- * media playlist, with their media sequence numbers. Fetched through the engine's fetch (the guarded
+ * One look at a live HLS source: its master playlist (or a bare media playlist), every variant's
+ * media playlist and every audio and subtitle rendition's (EXT-X-MEDIA with a URI), with their media
+ * sequence numbers. Fetched through the engine's fetch (the guarded
  * fetch in the product), bounded in time and size. Any failure is a LiveSourceError: the channel
  * switches back to VOD2Live (docs/live-mixing.md).
  */
 import { FetchError, type FetchLike, fetchOkText } from '../../../core/fetch/bounded-fetch';
 import { TimeoutError, withTimeout } from '../../../core/timeout';
-import { isMasterPlaylist, type MasterVariant, parseMasterPlaylist } from '../hls/parse-master';
+import {
+  isMasterPlaylist,
+  type MasterMedia,
+  type MasterVariant,
+  parseMasterPlaylist,
+} from '../hls/parse-master';
 import { parseMediaPlaylist, type SourceSegment } from '../hls/parse-media';
 import { UNKNOWN_BANDWIDTH } from '../vod/load-vod';
 
-export interface LiveVariant {
-  variant: MasterVariant;
+/** One media playlist of the source as last read. */
+export interface LivePlaylist {
   /** EXT-X-MEDIA-SEQUENCE: the number of segments[0]. */
   mediaSequence: number;
   segments: SourceSegment[];
@@ -19,11 +25,24 @@ export interface LiveVariant {
   ended: boolean;
 }
 
+export interface LiveVariant extends LivePlaylist {
+  variant: MasterVariant;
+}
+
+/** A TYPE=AUDIO or TYPE=SUBTITLES rendition with its own playlist. */
+export interface LiveRendition extends LivePlaylist {
+  media: MasterMedia & { type: 'AUDIO' | 'SUBTITLES'; uri: string };
+}
+
 export interface LiveSnapshot {
   uri: string;
   targetDurationS: number;
   variants: LiveVariant[];
+  renditions: LiveRendition[];
 }
+
+const isRendition = (m: MasterMedia): m is LiveRendition['media'] =>
+  (m.type === 'AUDIO' || m.type === 'SUBTITLES') && m.uri !== undefined;
 
 export class LiveSourceError extends Error {
   override name = 'LiveSourceError';
@@ -60,27 +79,30 @@ function toLiveError(err: unknown, uri: string): LiveSourceError {
 async function look(uri: string, opts: LiveFetchOptions): Promise<LiveSnapshot> {
   const get = (url: string) =>
     fetchOkText(url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxPlaylistBytes, fetch: opts.fetch });
-  const media = (text: string, url: string, variant: MasterVariant): LiveVariant => ({
-    variant,
+  const media = (text: string, url: string): LivePlaylist => ({
     mediaSequence: numberTag(text, 'EXT-X-MEDIA-SEQUENCE') ?? 0,
     segments: parseMediaPlaylist(text, url).segments,
     ended: /^#EXT-X-ENDLIST/m.test(text),
   });
   const text = await get(uri);
   let variants: LiveVariant[];
+  let renditions: LiveRendition[] = [];
   let targets: number[];
   if (!isMasterPlaylist(text)) {
-    variants = [media(text, uri, { uri, bandwidth: UNKNOWN_BANDWIDTH })];
+    variants = [{ ...media(text, uri), variant: { uri, bandwidth: UNKNOWN_BANDWIDTH } }];
     targets = [numberTag(text, 'EXT-X-TARGETDURATION') ?? 0];
   } else {
     const master = parseMasterPlaylist(text, uri);
-    const texts = await Promise.all(master.variants.map((v) => get(v.uri)));
-    variants = master.variants.map((v, i) => media(texts[i]!, v.uri, v));
+    const alternates = master.media.filter(isRendition);
+    const texts = await Promise.all([...master.variants, ...alternates].map((v) => get(v.uri)));
+    variants = master.variants.map((v, i) => ({ ...media(texts[i]!, v.uri), variant: v }));
+    const n = master.variants.length;
+    renditions = alternates.map((m, i) => ({ ...media(texts[n + i]!, m.uri), media: m }));
     targets = texts.map((t) => numberTag(t, 'EXT-X-TARGETDURATION') ?? 0);
   }
-  if (variants.some((v) => v.segments.length === 0))
+  if ([...variants, ...renditions].some((v) => v.segments.length === 0))
     throw new LiveSourceError(`${uri}: a media playlist has no segments`, 'live_malformed');
-  return { uri, targetDurationS: Math.max(...targets), variants };
+  return { uri, targetDurationS: Math.max(...targets), variants, renditions };
 }
 
 export async function fetchLiveSource(uri: string, opts: LiveFetchOptions): Promise<LiveSnapshot> {

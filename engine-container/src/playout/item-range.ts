@@ -2,8 +2,11 @@
  * Which segments of a track an item plays. An item plays the reference timeline from offsetMs for
  * durationMs; every other rendition plays its own segments that start inside that span, timed from
  * the item's start by their own cumulative EXTINF (so renditions share the clock, not boundaries).
- * A later item that starts before this one ends (a reset, a live cut-in) cuts it: only segments that
- * end by the cut remain. Both the window and the log's counts use exactly this rule.
+ * A later item that starts before this one ends (a reset, a live cut-in) cuts it, always on a reference
+ * boundary (append.ts cutBoundaryMs). At the end and at a cut alike, a segment that straddles it plays
+ * when most of it is before it: a rendition whose boundaries are not the reference's (AAC audio a few
+ * ms off the video's) ends within half a segment of the others, neither leaving a hole of a whole
+ * segment nor overlapping the next item by one. Both the window and the log's counts use exactly this rule.
  */
 import {
   discontinuitiesBefore,
@@ -29,10 +32,18 @@ export function itemRange(item: PlayoutItem, track: Track, cutMs = Number.POSITI
   const from = item.offsetMs;
   const to = item.offsetMs + item.durationMs;
   const first = firstStartingAtOrAfter(track, from, 0, indexBoundFor(track, from, loop));
-  let end = Math.max(first, firstStartingAtOrAfter(track, to, first, indexBoundFor(track, to, loop)));
+  let end = Math.max(first, endNear(track, to, first, indexBoundFor(track, to, loop)));
   const baseMs = startAt(track, first);
-  if (cutMs < item.startMs + item.durationMs) end = endedBy(track, first, end, baseMs + cutMs - item.startMs);
+  if (cutMs < item.startMs + item.durationMs) end = endNear(track, baseMs + cutMs - item.startMs, first, end);
   return { track, first, end, baseMs };
+}
+
+/** One past the last index in [first, hi) that starts before limit, less one that is mostly after it. */
+function endNear(track: Track, limit: number, first: number, hi: number): number {
+  const end = firstStartingAtOrAfter(track, limit, first, hi);
+  if (end - 1 <= first) return end;
+  const straddling = startAt(track, end - 1);
+  return straddling + (startAt(track, end) - straddling) / 2 >= limit ? end - 1 : end;
 }
 
 /** One past the last index in [first, end) whose segment ends at or before timeline position limit. */
