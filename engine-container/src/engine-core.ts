@@ -164,7 +164,7 @@ export class EngineCore {
       // Removed, or already started by a request, while an earlier slice ran.
       if (this.channels.get(runtime.playout.channel.id) !== runtime) continue;
       if (runtime.playout.nextWakeMs() > now) continue;
-      runs.push(runtime.playout.advance());
+      runs.push(runtime.playout.wake());
       inSlice++;
     }
     return runs;
