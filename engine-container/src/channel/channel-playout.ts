@@ -38,6 +38,7 @@ export interface ChannelDeps {
   resolve: TrackResolver;
   /** This engine's id in writer leases (unique per process). */
   owner: string;
+  onWake?: (atMs: number) => void; // every new wake time, for the engine's wake queue
 }
 
 /** Retry delay for a channel whose first item could not be planned (no VOD, no slate). */
@@ -137,8 +138,7 @@ export class ChannelPlayout {
 
   /**
    * The tick's call for a due channel. A wake for an item start alone (the log reaches past the lead,
-   * nothing else to watch) is handled here without a run: the announcement is all it needs, and all
-   * channels created together start their items in the same second.
+   * nothing else to watch) needs no run: all channels created together start items in the same second.
    */
   wake(): Promise<void> {
     const { header, tail } = this;
@@ -147,8 +147,12 @@ export class ChannelPlayout {
     if (logEndMs(tail.items) <= this.deps.config.clock() + this.leadMs(header)) return this.advance();
     this.trim();
     this.announceStarted();
-    this.wakeAtMs = this.computeWake();
+    this.setWake(this.computeWake());
     return DONE;
+  }
+  private setWake(atMs: number): void {
+    this.wakeAtMs = atMs;
+    this.deps.onWake?.(atMs);
   }
 
   /** Resolves when no advance or reset is in flight. */
@@ -178,9 +182,9 @@ export class ChannelPlayout {
       })
       .finally(() => {
         this.busy = undefined;
-        this.wakeAtMs = this.outage.failing
-          ? this.outage.wakeAtMs(aloneExtendAtMs(this.tail))
-          : this.computeWake();
+        this.setWake(
+          this.outage.failing ? this.outage.wakeAtMs(aloneExtendAtMs(this.tail)) : this.computeWake(),
+        );
       });
   }
 
