@@ -15,6 +15,8 @@ import type { PlayoutItem } from '../playout/item';
  * the planning over this many milliseconds. More lookahead is never less safe.
  */
 export const PLAN_SPREAD_MS = 8000;
+/** Shares are whole steps of this: channels in one step are due together and share a tick. */
+const PLAN_SPREAD_STEP_MS = 250;
 
 /**
  * The channel's share of PLAN_SPREAD_MS: FNV-1a of its id, then murmur3's final mix (ids that differ
@@ -26,7 +28,8 @@ export function planSpreadMs(channelId: string): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   h ^= h >>> 16;
-  return Math.floor(((h >>> 0) / 2 ** 32) * PLAN_SPREAD_MS);
+  const steps = PLAN_SPREAD_MS / PLAN_SPREAD_STEP_MS;
+  return Math.floor(((h >>> 0) / 2 ** 32) * steps) * PLAN_SPREAD_STEP_MS;
 }
 
 export function wakeAtMs(
