@@ -16,6 +16,7 @@ import { Metrics } from './metrics';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
 import type { Channel, IAssetManager } from './types';
+import { WakeQueue } from './util/wake-queue';
 import { loadVod } from './vod/load-vod';
 import { VodCache } from './vod/vod-cache';
 
@@ -48,8 +49,12 @@ export class EngineCore {
   private readonly planner: Planner;
   private readonly resolve: TrackResolver;
   private readonly channels = new Map<string, ChannelRuntime>();
+  /** Every channel's wakes as they are set; an entry is current while it equals the channel's wake. */
+  private readonly wakes = new WakeQueue<ChannelRuntime>();
   /** The kick in progress (idle() waits for it: it may still start advances). */
   private kicking: Promise<void> | undefined;
+  /** The earliest wake among the channels the last kick found not due (its scan, reused by the tick). */
+  laterWakeMs = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly assetManager: IAssetManager,
@@ -95,7 +100,8 @@ export class EngineCore {
       existing.playout.channel = channel;
       return existing;
     }
-    const { config, vods, resolve, metrics, events, log, store, planner } = this;
+    const { config, vods, resolve, metrics, events, log, store, planner, wakes } = this;
+    let runtime: ChannelRuntime | undefined;
     const playout = new ChannelPlayout(channel, {
       config,
       planner,
@@ -106,13 +112,15 @@ export class EngineCore {
       log,
       resolve,
       owner: this.instanceId,
+      onWake: (atMs) => runtime && atMs !== Number.POSITIVE_INFINITY && wakes.push(atMs, runtime),
     });
-    const runtime: ChannelRuntime = {
+    runtime = {
       playout,
       playlists: new ChannelPlaylists(playout, { config, vods, resolve, metrics }),
       origin,
     };
     this.channels.set(channel.id, runtime);
+    wakes.push(playout.nextWakeMs(), runtime);
     events.emit(channel.id, 'channel_added', { name: channel.name, origin });
     return runtime;
   }
@@ -135,9 +143,9 @@ export class EngineCore {
    * due at once: they are started in slices of KICK_SLICE, yielding to the event loop between slices,
    * so requests are served meanwhile instead of waiting for a thousand advances in one block. A slice
    * also ends early after KICK_SLICE_MS of synchronous work. `proceed() === false` ends the kick at
-   * the next slice (the engine is stopping).
+   * the next slice (the engine is stopping). Each run resolves with its channel's next wake.
    */
-  async kickDue(proceed: () => boolean = () => true): Promise<Promise<void>[]> {
+  async kickDue(proceed: () => boolean = () => true): Promise<Promise<number>[]> {
     const run = this.kickSlices(proceed);
     this.kicking = run.then(
       () => undefined,
@@ -146,11 +154,15 @@ export class EngineCore {
     return run;
   }
 
-  private async kickSlices(proceed: () => boolean): Promise<Promise<void>[]> {
+  private async kickSlices(proceed: () => boolean): Promise<Promise<number>[]> {
     const now = this.config.clock();
     const due: ChannelRuntime[] = [];
-    for (const runtime of this.channels.values()) if (runtime.playout.nextWakeMs() <= now) due.push(runtime);
-    const runs: Promise<void>[] = [];
+    for (let top = this.currentWake(); top && top.atMs <= now; top = this.currentWake()) {
+      this.wakes.pop();
+      due.push(top.value);
+    }
+    this.laterWakeMs = this.currentWake()?.atMs ?? Number.POSITIVE_INFINITY;
+    const runs: Promise<number>[] = [];
     let sliceStart = performance.now();
     let inSlice = 0;
     for (const runtime of due) {
@@ -164,10 +176,22 @@ export class EngineCore {
       // Removed, or already started by a request, while an earlier slice ran.
       if (this.channels.get(runtime.playout.channel.id) !== runtime) continue;
       if (runtime.playout.nextWakeMs() > now) continue;
-      runs.push(runtime.playout.advance());
+      const { playout } = runtime;
+      runs.push(playout.wake().then(() => playout.nextWakeMs()));
       inSlice++;
     }
     return runs;
+  }
+
+  /** The earliest wake in the queue that is still its channel's (others are dropped on the way). */
+  private currentWake() {
+    for (let top = this.wakes.peek(); top; top = this.wakes.peek()) {
+      const { value } = top;
+      if (this.channels.get(value.playout.channel.id) === value && value.playout.nextWakeMs() === top.atMs)
+        return top;
+      this.wakes.pop();
+    }
+    return undefined;
   }
 
   /** Advances every channel and waits (tests, start-up). */

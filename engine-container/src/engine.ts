@@ -100,10 +100,17 @@ export class Engine {
       async () => {
         // Stops starting advances (between slices) once stop() has ended this tick.
         const runs = await core.kickDue(() => this.tick === tick);
-        // A finished run may want an earlier wake (an item start): look again when they settle.
-        if (runs.length) void Promise.allSettled(runs).then(() => tick.poke());
-        const delay = core.nextWakeMs() - config.clock();
-        return Math.min(config.maxTickInterval, Math.max(MIN_TICK_MS, delay));
+        const delay = core.laterWakeMs - config.clock();
+        const next = Math.min(config.maxTickInterval, Math.max(MIN_TICK_MS, delay));
+        const nextTickMs = config.clock() + next;
+        // A finished run may want a wake before the next tick (an item start): then look again at
+        // once. Only then: re-running the tick for every batch of runs that settles would scan every
+        // channel hundreds of times a second while their planning is spread (channel/wake.ts).
+        if (runs.length)
+          void Promise.allSettled(runs).then((settled) => {
+            if (settled.some((s) => s.status === 'rejected' || s.value < nextTickMs)) tick.poke();
+          });
+        return next;
       },
       config.maxTickInterval,
       onError,

@@ -1,9 +1,11 @@
 /**
- * The engine tick: when many channels are due at once (they all change VOD in the same second), their
- * advances are started in slices with a turn of the event loop between slices, so requests are served
- * meanwhile; and every wake of a channel does the work it woke for.
+ * The engine tick: channels that change VOD in the same second plan their next items spread over
+ * several seconds, and announce their starts without a run; when many channels are due at once,
+ * their advances are started in slices with a turn of the event loop between slices, so requests are
+ * served meanwhile; and every wake of a channel does the work it woke for.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PLAN_SPREAD_MS } from '../../engine-container/src/channel/wake';
 import { KICK_SLICE } from '../../engine-container/src/engine-core';
 import { TaskLoop } from '../../engine-container/src/util/task-loop';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
@@ -21,6 +23,10 @@ async function loopChannels(count = CHANNELS) {
   await core.advanceAll();
   return { core, clock, channels };
 }
+
+/** The latest wake among the channels: by then every one of them is due. */
+const allDueAt = (channels: Array<{ playout: { nextWakeMs(): number } }>): number =>
+  Math.max(...channels.map((c) => c.playout.nextWakeMs()));
 
 /** Counts turns of the event loop (check phases) until stopped: `turn` is the current one. */
 class TurnCounter {
@@ -51,7 +57,7 @@ const countBy = (values: number[]): number[] => {
 describe('the engine tick', () => {
   it('starts the advances of channels due together in slices, with a turn of the event loop between', async () => {
     const { core, clock, channels } = await loopChannels();
-    clock.now = core.nextWakeMs();
+    clock.now = allDueAt(channels);
     expect(channels.every((c) => c.playout.nextWakeMs() <= clock.now)).toBe(true);
     const startedInTurn: number[] = [];
     const appendedInTurn: number[] = [];
@@ -82,7 +88,7 @@ describe('the engine tick', () => {
 
   it('starts no more advances once the engine is stopping, and idle() waits for the ones started', async () => {
     const { core, clock, channels } = await loopChannels();
-    clock.now = core.nextWakeMs();
+    clock.now = allDueAt(channels);
     let proceed = true;
     const kick = core.kickDue(() => proceed);
     // The first slice starts at once; stopping takes effect at the next slice.
@@ -93,6 +99,47 @@ describe('the engine tick', () => {
     expect(runs).toHaveLength(KICK_SLICE);
     const stillDue = channels.filter((c) => c.playout.nextWakeMs() <= clock.now);
     expect(stillDue).toHaveLength(CHANNELS - KICK_SLICE);
+  });
+
+  it('spreads the planning of channels whose items end in the same second over several seconds', async () => {
+    const { core, clock } = await loopChannels();
+    const appendedInSecond = new Map<number, number>();
+    core.events.subscribe((e) => {
+      const second = Math.floor(clock.now / 1000);
+      if (e.type === 'item_appended') appendedInSecond.set(second, (appendedInSecond.get(second) ?? 0) + 1);
+    });
+    // One VOD cycle of the engine's tick (never faster than every 20 ms): every channel plans once.
+    const endMs = clock.now + 20_000;
+    while (core.nextWakeMs() < endMs) {
+      clock.now = Math.max(core.nextWakeMs(), clock.now + 20);
+      await Promise.all(await core.kickDue());
+    }
+    const counts = [...appendedInSecond.values()];
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(CHANNELS);
+    expect(counts.length).toBeGreaterThanOrEqual(PLAN_SPREAD_MS / 1000 - 1);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(CHANNELS / 4);
+  });
+
+  it('announces an item start without a run when the log already reaches past the lead', async () => {
+    const { core, clock, channels } = await loopChannels(1);
+    const { playout } = channels[0]!;
+    // The first wake extends the log; the next one is the start of the item that extension appended.
+    clock.now = playout.nextWakeMs();
+    await Promise.all(await core.kickDue());
+    const startsAt = playout.tail.items.find((i) => i.startMs > clock.now)!.startMs;
+    expect(playout.nextWakeMs()).toBe(startsAt);
+    const advance = vi.spyOn(playout, 'advance');
+    const started: number[] = [];
+    core.events.subscribe((e) => e.type === 'item_started' && started.push(clock.now));
+
+    clock.now = startsAt;
+    const runs = await core.kickDue();
+    await Promise.all(runs);
+
+    expect(runs).toHaveLength(1);
+    expect(started).toEqual([startsAt]);
+    expect(advance).not.toHaveBeenCalled();
+    expect(playout.nextWakeMs()).toBeGreaterThan(clock.now);
   });
 
   it('does useful work at every wake of a channel: its next wake is always later than the clock', async () => {

@@ -22,9 +22,9 @@ import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
 import { OutageGuard } from './outage-guard';
 import type { PlannedItem, Planner } from './planner';
-import { dueEvent, lateEvent, nextEventStartMs } from './schedule';
+import { eventIdsOf, lateEvent, planScheduled } from './schedule';
 import { loadNewTailVods } from './tail-vods';
-import { wakeAtMs } from './wake';
+import { planSpreadMs, wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
 
 export interface ChannelDeps {
@@ -38,18 +38,22 @@ export interface ChannelDeps {
   resolve: TrackResolver;
   /** This engine's id in writer leases (unique per process). */
   owner: string;
+  onWake?: (atMs: number) => void; // every new wake time, for the engine's wake queue
 }
 
 /** Retry delay for a channel whose first item could not be planned (no VOD, no slate). */
 const START_RETRY_MS = 2000;
 /** Bound on appends per advance: a channel far behind catches up over several ticks. */
 const MAX_APPENDS_PER_ADVANCE = 32;
+const DONE: Promise<void> = Promise.resolve();
 
 export class ChannelPlayout {
   readonly tail: LogTail;
   private readonly lease: WriterLease;
   private busy: Promise<void> | undefined;
   private schedule: readonly ScheduleEvent[] = [];
+  /** Any schedule event, VOD or LIVE: then every wake is a full advance. */
+  private scheduled = false;
   private readonly mixer: LiveMixer;
   private lastStartedSeq = -1;
   private wakeAtMs = Number.NEGATIVE_INFINITY;
@@ -60,12 +64,15 @@ export class ChannelPlayout {
   private played: { version: number; events: Set<string> } | undefined;
   /** Failing advances (an unreachable store, mostly): backoff and log rate. */
   private readonly outage: OutageGuard;
+  /** This channel's share of the planning spread (wake.ts): part of its lead. */
+  private readonly spreadMs: number;
 
   constructor(
     public channel: Channel,
     private readonly deps: ChannelDeps,
   ) {
     this.tail = new LogTail(deps.store, channel.id, deps.config.clock);
+    this.spreadMs = planSpreadMs(channel.id);
     // Whole milliseconds: Redis takes PX in integers (volatileKeyTTL may be a fraction of a second).
     const ttlMs = Math.max(1, Math.round(deps.config.volatileKeyTTL * 1000));
     this.lease = new WriterLease(deps.store, channel.id, deps.owner, ttlMs, deps.log);
@@ -100,6 +107,7 @@ export class ChannelPlayout {
 
   setSchedule(events: readonly ScheduleEvent[]): void {
     this.schedule = this.mixer.setSchedule(events);
+    this.scheduled = events.length > 0;
   }
 
   /**
@@ -126,6 +134,25 @@ export class ChannelPlayout {
       this.busy = this.exclusive(() => this.runAdvance());
     }
     return this.busy;
+  }
+
+  /**
+   * The tick's call for a due channel. A wake for an item start alone (the log reaches past the lead,
+   * nothing else to watch) needs no run: all channels created together start items in the same second.
+   */
+  wake(): Promise<void> {
+    const { header, tail } = this;
+    const plain = !this.busy && !this.outage.failing && !this.scheduled && !this.mixer.holding;
+    if (!plain || !header || tail.pending.length > 0) return this.advance();
+    if (logEndMs(tail.items) <= this.deps.config.clock() + this.leadMs(header)) return this.advance();
+    this.trim();
+    this.announceStarted();
+    this.setWake(this.computeWake());
+    return DONE;
+  }
+  private setWake(atMs: number): void {
+    this.wakeAtMs = atMs;
+    this.deps.onWake?.(atMs);
   }
 
   /** Resolves when no advance or reset is in flight. */
@@ -155,9 +182,9 @@ export class ChannelPlayout {
       })
       .finally(() => {
         this.busy = undefined;
-        this.wakeAtMs = this.outage.failing
-          ? this.outage.wakeAtMs(aloneExtendAtMs(this.tail))
-          : this.computeWake();
+        this.setWake(
+          this.outage.failing ? this.outage.wakeAtMs(aloneExtendAtMs(this.tail)) : this.computeWake(),
+        );
       });
   }
 
@@ -170,13 +197,14 @@ export class ChannelPlayout {
   /**
    * How much log is kept ahead of now: two target durations, plus one ask and VOD load; with leases,
    * plus a lease's life and a second ask and load, so that a holder dying just before its append is
-   * replaced before players run out (README, "High availability": the timing budget).
+   * replaced before players run out (README, "High availability": the timing budget); plus the
+   * channel's share of the planning spread.
    */
   private leadMs(header: ChannelHeader): number {
     const { getNextVodTimeoutMs, vodLoadTimeoutMs } = this.deps.config;
     const planMs = getNextVodTimeoutMs + vodLoadTimeoutMs;
     const failoverMs = this.lease.enabled ? this.lease.ttlMs + planMs : 0;
-    return 2 * header.targetDurationS * 1000 + planMs + failoverMs;
+    return 2 * header.targetDurationS * 1000 + planMs + failoverMs + this.spreadMs;
   }
 
   /** When the channel next needs an advance (wake.ts). */
@@ -188,12 +216,8 @@ export class ChannelPlayout {
   }
 
   private playedEvents(): Set<string> {
-    const version = this.tail.version;
-    if (this.played?.version !== version) {
-      const events = new Set<string>();
-      for (const item of this.tail.items) if (item.eventId) events.add(item.eventId);
-      this.played = { version, events };
-    }
+    const { version, items } = this.tail;
+    if (this.played?.version !== version) this.played = { version, events: eventIdsOf(items) };
     return this.played.events;
   }
 
@@ -238,18 +262,11 @@ export class ChannelPlayout {
     );
   }
 
-  private async plan(startMs: number, header: ChannelHeader | undefined): Promise<PlannedItem[]> {
-    const { planner } = this.deps;
-    const targetDurationS = header?.targetDurationS;
-    const ctx = { channel: this.channel, startMs, targetDurationS };
-    if (this.schedule.length === 0) return planner.next(ctx);
-    const played = this.playedEvents();
-    const toleranceMs = ((targetDurationS ?? 0) + 1) * 1000;
-    const due = dueEvent(this.schedule, played, startMs, toleranceMs);
-    if (due) return planner.event(ctx, due);
-    const starts = [nextEventStartMs(this.schedule, played, startMs), this.mixer.nextStartMs(startMs)];
-    const untilMs = Math.min(...starts.map((s) => s ?? Number.POSITIVE_INFINITY));
-    return planner.next({ ...ctx, untilMs: Number.isFinite(untilMs) ? untilMs : undefined });
+  private plan(startMs: number, header: ChannelHeader | undefined): Promise<PlannedItem[]> {
+    const ctx = { channel: this.channel, startMs, targetDurationS: header?.targetDurationS };
+    if (this.schedule.length === 0) return this.deps.planner.next(ctx);
+    const live = this.mixer.nextStartMs(startMs);
+    return planScheduled(this.deps.planner, ctx, this.schedule, this.playedEvents(), live);
   }
 
   /** Extends the log to the lead; the caller releases the writer lease it may leave held. */
@@ -317,22 +334,19 @@ export class ChannelPlayout {
     // Every task sees the same schedule: only the lease holder cuts in (its append would otherwise
     // race, and discard, an item the holder is appending from the asset manager).
     if (!late || !(await this.mayAsk())) return;
-    const at = cutBoundaryMs(
-      this.tail.items,
-      Math.max(late.start_time, now + this.marginMs()),
-      this.deps.resolve,
-    );
+    const at = this.boundaryAt(Math.max(late.start_time, now + this.marginMs()));
     const planned = await this.deps.planner.event(
       { channel: this.channel, startMs: at, targetDurationS: header.targetDurationS },
       late,
     );
     // The clock moved while planning: never cut before what players may have seen meanwhile.
-    const start = cutBoundaryMs(
-      this.tail.items,
-      Math.max(at, this.deps.config.clock() + this.marginMs()),
-      this.deps.resolve,
-    );
+    const start = this.boundaryAt(Math.max(at, this.deps.config.clock() + this.marginMs()));
     if (planned.length) await this.appendAll(planned, start, header);
+  }
+
+  /** Where a cut at or after atMs can start (cutBoundaryMs). */
+  private boundaryAt(atMs: number): number {
+    return cutBoundaryMs(this.tail.items, atMs, this.deps.resolve);
   }
 
   /** How far ahead of now a cut starts: covers instances whose view of the log is up to this old. */
@@ -357,18 +371,11 @@ export class ChannelPlayout {
     const header = this.header;
     if (!header) return undefined;
     const now = this.deps.config.clock();
-    const planned = await this.deps.planner.next({
-      channel: this.channel,
-      startMs: now,
-      targetDurationS: header.targetDurationS,
-    });
+    const ctx = { channel: this.channel, startMs: now, targetDurationS: header.targetDurationS };
+    const planned = await this.deps.planner.next(ctx);
     if (planned.length === 0) return undefined;
     // Read the clock again: planning took time, and segments ending meanwhile may have been served.
-    const start = cutBoundaryMs(
-      this.tail.items,
-      this.deps.config.clock() + this.marginMs(),
-      this.deps.resolve,
-    );
+    const start = this.boundaryAt(this.deps.config.clock() + this.marginMs());
     const appended = await this.appendAll(planned, start, header);
     if (appended)
       this.deps.events.emit(this.channel.id, 'channel_reset', { startMs: start, seq: this.tail.lastSeq });
@@ -377,12 +384,8 @@ export class ChannelPlayout {
   }
 
   private trim(): void {
-    const keep = firstItemToKeep(
-      this.tail.items,
-      this.deps.config.clock(),
-      this.deps.config.playlistWindowMs,
-    );
-    this.tail.dropBefore(keep);
+    const { clock, playlistWindowMs } = this.deps.config;
+    this.tail.dropBefore(firstItemToKeep(this.tail.items, clock(), playlistWindowMs));
   }
 
   /** Emits item_started once per item. (The engine's sweep keeps the tail's VODs in the cache.) */

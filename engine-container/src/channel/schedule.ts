@@ -3,7 +3,9 @@
  * asset manager's VOD must end so it starts on time, and when an event announced late must cut in.
  * LIVE events (type 1) are live/live-mixer.ts's (docs/live-mixing.md).
  */
+import type { PlayoutItem } from '../playout/item';
 import type { ScheduleEvent } from '../types';
+import type { PlanContext, PlannedItem, Planner } from './planner';
 
 export const VOD_EVENT = 2;
 
@@ -44,4 +46,30 @@ export function lateEvent(
   toleranceMs: number,
 ): ScheduleEvent | undefined {
   return pending(events, played, nowMs).find((e) => e.start_time + toleranceMs < logEndMs);
+}
+
+/**
+ * What a channel with a schedule plans at ctx.startMs: the VOD event due then, else the asset
+ * manager's next VOD, truncated to end where the next event (VOD, or LIVE: `liveStartMs`) starts.
+ */
+export function planScheduled(
+  planner: Planner,
+  ctx: PlanContext,
+  events: readonly ScheduleEvent[],
+  played: ReadonlySet<string>,
+  liveStartMs: number | undefined,
+): Promise<PlannedItem[]> {
+  const toleranceMs = ((ctx.targetDurationS ?? 0) + 1) * 1000;
+  const due = dueEvent(events, played, ctx.startMs, toleranceMs);
+  if (due) return planner.event(ctx, due);
+  const starts = [nextEventStartMs(events, played, ctx.startMs), liveStartMs];
+  const untilMs = Math.min(...starts.map((s) => s ?? Number.POSITIVE_INFINITY));
+  return planner.next({ ...ctx, untilMs: Number.isFinite(untilMs) ? untilMs : undefined });
+}
+
+/** The schedule events the items play (their eventIds). */
+export function eventIdsOf(items: readonly PlayoutItem[]): Set<string> {
+  const ids = new Set<string>();
+  for (const item of items) if (item.eventId) ids.add(item.eventId);
+  return ids;
 }

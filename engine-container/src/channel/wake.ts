@@ -7,6 +7,31 @@
 import { logEndMs } from '../playout/append';
 import type { PlayoutItem } from '../playout/item';
 
+/**
+ * Channels created together with VODs of the same length change VOD in the same second, for ever: if
+ * they also planned their next item in the same second, 10,000 channels would plan in one burst of a
+ * fifth of a second of CPU. Each channel keeps up to this much more log ahead, a fixed share of it per
+ * channel id (the same on every engine, so writer-lease holders and followers agree), which spreads
+ * the planning over this many milliseconds. More lookahead is never less safe.
+ */
+export const PLAN_SPREAD_MS = 8000;
+/** Shares are whole steps of this: channels in one step are due together and share a tick. */
+const PLAN_SPREAD_STEP_MS = 250;
+
+/**
+ * The channel's share of PLAN_SPREAD_MS: FNV-1a of its id, then murmur3's final mix (ids that differ
+ * in their last character only, c1, c2…, would otherwise get nearly the same share).
+ */
+export function planSpreadMs(channelId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < channelId.length; i++) h = Math.imul(h ^ channelId.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
+  const steps = PLAN_SPREAD_MS / PLAN_SPREAD_STEP_MS;
+  return Math.floor(((h >>> 0) / 2 ** 32) * steps) * PLAN_SPREAD_STEP_MS;
+}
+
 export function wakeAtMs(
   items: readonly PlayoutItem[],
   nowMs: number,
