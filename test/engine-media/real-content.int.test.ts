@@ -114,14 +114,24 @@ describe('a channel made from a CMAF VOD with two audio and two subtitle languag
       expect(raw.cues.every((c) => c.text.startsWith('Svenska subtitle'))).toBe(true);
       expect(raw.cues.some((c) => c.atMs > firstChange.atMs + 2000)).toBe(true);
       // The cue on screen is the one of the segment on screen (2 s cues numbered from 1, seg_000 first),
-      // in every item: the WebVTT stays in step with the video across VOD changes. A sample taken as a
-      // segment begins may still name the previous one.
+      // in every item: the WebVTT stays in step with the video across VOD changes. The segment on
+      // screen is the one whose media start is the latest at or before the sample's currentTime (by
+      // media time, not by when hls.js announced it, which lags on a busy machine); activeCues follow
+      // the clock on timeupdate, up to ~250 ms late, so a sample just past a boundary may still show
+      // the previous cue.
+      const segmentAt = (t: number) => {
+        let on: (typeof raw.frags)[number] | undefined;
+        for (const f of raw.frags)
+          if (f.start !== undefined && f.start <= t + 0.05 && (on?.start ?? -1) <= f.start) on = f;
+        return Number(on?.url.match(/seg_(\d+)/)?.[1]);
+      };
       const inStep = raw.cues.filter((c) => {
-        const frag = raw.frags.filter((f) => f.atMs <= c.atMs).at(-1);
-        const segment = Number(frag?.url.match(/seg_(\d+)/)?.[1]);
-        return Number(c.text.split(' ').at(-1)) === segment + 1;
+        const cue = Number(c.text.split(' ').at(-1));
+        return cue === segmentAt(c.currentTime) + 1 || cue === segmentAt(c.currentTime - 0.3) + 1;
       });
-      expect(inStep.length / raw.cues.length).toBeGreaterThanOrEqual(0.9);
+      const inStepNote = `${inStep.length} of ${raw.cues.length} cue samples in step`;
+      console.log(inStepNote);
+      expect(inStep.length / raw.cues.length, inStepNote).toBeGreaterThanOrEqual(0.9);
     },
     150_000,
   );
