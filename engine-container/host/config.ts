@@ -25,6 +25,13 @@ export interface EngineHostConfig {
   allowPrivateUrls: boolean;
 }
 
+/**
+ * Seconds an idle connection stays open: longer than the ALB's 60 s idle timeout (lib/engine), so the
+ * ALB always closes first. Closed first by the engine, a connection can take the ALB's next request just
+ * as it goes, and the viewer gets a 502 (Node's default is 5 s).
+ */
+export const ENGINE_KEEP_ALIVE_S = 65;
+
 const optionalInt = (name: string, min: number, max: number): number | undefined => {
   const raw = readOptionalString(name);
   return raw === undefined ? undefined : readInt(name, 0, { min, max });
@@ -42,6 +49,8 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     maxTickInterval: Math.max(10_000, (targetDuration + 1) * 1000),
     targetDurationPadding: optionalInt('ENGINE_TARGET_DURATION_PADDING', 0, 10),
     playlistWindowMs: readInt('ENGINE_WINDOW_MS', 60_000, { min: 6000, max: 3_600_000 }),
+    // At most 290 s: the server waits keep-alive + 1 s for headers, under Node's 300 s request timeout.
+    keepAliveTimeout: readInt('ENGINE_KEEP_ALIVE_S', ENGINE_KEEP_ALIVE_S, { min: 1, max: 290 }),
     cacheTTL: readInt('ENGINE_CACHE_TTL', 4, { min: 1, max: 60 }),
     cloudMetrics: readBool('ENGINE_CLOUD_METRICS', false),
     sessionEventStream: readBool('ENGINE_EVENT_STREAM', true),

@@ -176,6 +176,17 @@ describe('settings documents', () => {
     });
   });
 
+  it('answers 400 for a pipeline whose task size Fargate refuses, naming the field', async () => {
+    await putDoc('settings/too-small.json', { taskSize: { cpu: 1024, memoryMiB: 1024 } });
+    const res = await post(api, body({ pipelineUrl: `s3://${bucket}/settings/too-small.json` }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: 'bad_request',
+      field: 'pipelineUrl',
+      message: expect.stringContaining('taskSize.memoryMiB: Fargate CPU 1024 takes memory 2048-8192 MiB'),
+    });
+  });
+
   it('keeps serving a cached document until the cache is cleared, on every instance', async () => {
     const url = `s3://${bucket}/settings/cached.json`;
     await putDoc('settings/cached.json', { nSubsample: 2 });

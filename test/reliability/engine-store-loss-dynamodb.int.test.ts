@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { captureLogLines } from '../engine/helpers/log-lines';
 import { CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 import { DynamoDbSwitch } from './support/dynamodb-outage';
-import { captureLogLines, createLoopChannel, playThroughStoreLoss } from './support/store-loss';
+import { createLoopChannel, playThroughStoreLoss } from './support/store-loss';
 import { expectPlayedThrough } from './support/store-loss-checks';
 
 const noChromium = !chromiumAvailable();

@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { captureLogLines } from '../engine/helpers/log-lines';
 import { type RedisServer, startRedisServer } from '../engine-ha/support/redis-server';
 import { CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { type StaticServer, startStaticServer } from '../support/static-server';
-import { captureLogLines, createLoopChannel, playThroughStoreLoss } from './support/store-loss';
+import { createLoopChannel, playThroughStoreLoss } from './support/store-loss';
 import { expectPlayedThrough } from './support/store-loss-checks';
 
 const noChromium = !chromiumAvailable();

@@ -41,16 +41,25 @@ export function sendPlaylist(req: IncomingMessage, res: ServerResponse, body: st
   send(req, res, 200, body, { 'content-type': PLAYLIST_TYPE, 'cache-control': `public, max-age=${maxAgeS}` });
 }
 
+/** The path without its query (which may hold a reset key), clipped: what a log line may say of a URL. */
+const pathOf = (req: IncomingMessage): string => (req.url ?? '/').split('?')[0]!.slice(0, 512);
+
+/**
+ * Answers an error in the one JSON shape. Every 5xx is logged (a viewer's stall, seen from the engine):
+ * an HttpError as a warning with its code, anything else as an error with its stack.
+ */
 export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, log: Logger): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   if (err instanceof HttpError) {
+    if (err.status >= 500)
+      log.warn('answered 5xx', { method: req.method, path: pathOf(req), status: err.status, code: err.code });
     const retry: Record<string, string> = err.status === 503 ? { 'retry-after': '2' } : {};
     sendJson(req, res, err.status, err, retry);
     return;
   }
-  log.error('unhandled error', { err, url: req.url });
+  log.error('answered 5xx', { method: req.method, path: pathOf(req), status: 500, code: 'internal', err });
   sendJson(req, res, 500, { message: 'internal error', code: 'internal' });
 }

@@ -5,17 +5,18 @@
  *   GET  /channels/<id>/audio/<group>/<lang>.m3u8  demuxed audio
  *   GET  /channels/<id>/subs/<lang>.m3u8           WebVTT subtitles
  *   GET  /live/master.m3u8?channel=<id>            autoCreateSession: creates, then redirects
- *   GET|POST /reset/<id>[?key=]                    channel reset (key also as header x-reset-key)
+ *   GET|POST /reset/<id>[?key=]                    channel reset (reset.ts; key also as header x-reset-key)
  *   GET  /eventstream/<id>                         Server-Sent Events (sessionEventStream)
  *   GET  <heartbeat>, <dummySubtitleEndpoint>, <subtitleSliceEndpoint>, static files on /
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { forbidden, HttpError, notFound } from '../../../core/errors';
+import { HttpError, notFound } from '../../../core/errors';
 import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { ChannelRuntime, EngineCore } from '../engine-core';
 import type { EventStreams } from './event-stream';
+import { decodeSegment } from './path-segment';
+import { serveReset } from './reset';
 import { CORS_HEADERS, sendError, sendJson, sendPlaylist } from './respond';
 import { serveStatic } from './static-files';
 import { serveDummyVtt, type VttSlicer } from './vtt';
@@ -30,14 +31,6 @@ export interface ServerContext {
 
 const channelNotFound = (id: string) => new HttpError(404, 'channel_not_found', `no channel "${id}"`);
 
-function decode(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    throw notFound(`bad path segment ${part}`);
-  }
-}
-
 function channelFor(ctx: ServerContext, id: string, create: boolean): ChannelRuntime {
   const existing = ctx.core.channel(id);
   if (existing) return existing;
@@ -45,18 +38,6 @@ function channelFor(ctx: ServerContext, id: string, create: boolean): ChannelRun
   const channel = { id, name: id };
   ctx.config.channelManager?._onAdd?.(channel);
   return ctx.core.upsertChannel(channel, 'auto');
-}
-
-/** Compares digests, which are always of equal length: the time taken says nothing of the key's length. */
-function keyMatches(given: string | undefined, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return given !== undefined && timingSafeEqual(digest(given), digest(expected));
-}
-
-/** The header keeps the key out of URLs (and so out of access logs); `?key=` still works. */
-function resetKeyOf(req: IncomingMessage, url: URL): string | undefined {
-  const header = req.headers['x-reset-key'];
-  return (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('key') ?? undefined;
 }
 
 async function channelRoute(
@@ -80,11 +61,12 @@ async function channelRoute(
     return sendPlaylist(
       req,
       res,
-      await runtime.playlists.mediaPlaylist(`a:${decode(m[1]!)}:${decode(m[2]!)}`),
+      await runtime.playlists.mediaPlaylist(`a:${decodeSegment(m[1]!)}:${decodeSegment(m[2]!)}`),
       ttl,
     );
   m = rest.match(/^subs\/([^/]+)\.m3u8$/);
-  if (m) return sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(`s:${decode(m[1]!)}`), ttl);
+  if (m)
+    return sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(`s:${decodeSegment(m[1]!)}`), ttl);
   throw notFound(`no playlist ${rest} on channel ${id}`);
 }
 
@@ -98,20 +80,18 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   const path = url.pathname;
   const reset = path.match(/^\/reset\/([^/]+)$/);
   if (reset) {
-    if (method !== 'GET' && method !== 'POST')
-      throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
-    const key = ctx.config.sessionResetKey;
-    if (key !== undefined && !keyMatches(resetKeyOf(req, url), key))
-      throw forbidden('invalid_reset_key', 'missing or wrong reset key');
-    const id = decode(reset[1]!);
-    const startMs = await channelFor(ctx, id, false).playout.reset();
-    return sendJson(req, res, 200, { channelId: id, resetAtMs: startMs ?? null });
+    const resets = {
+      key: ctx.config.sessionResetKey,
+      log: ctx.log,
+      reset: (id: string) => channelFor(ctx, id, false).playout.reset(),
+    };
+    return serveReset(resets, req, res, url, reset[1]!);
   }
   if (method !== 'GET' && method !== 'HEAD')
     throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
   if (path === ctx.config.heartbeat) return sendJson(req, res, 200, health(ctx.core));
   const channel = path.match(/^\/channels\/([^/]+)\/(.+)$/);
-  if (channel) return channelRoute(ctx, req, res, url, decode(channel[1]!), channel[2]!);
+  if (channel) return channelRoute(ctx, req, res, url, decodeSegment(channel[1]!), channel[2]!);
   if (path === '/live/master.m3u8') {
     const id = url.searchParams.get('channel') ?? '';
     channelFor(ctx, id, true);
@@ -123,7 +103,7 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   }
   const stream = path.match(/^\/eventstream\/([^/]+)$/);
   if (stream && ctx.config.sessionEventStream) {
-    const id = decode(stream[1]!);
+    const id = decodeSegment(stream[1]!);
     channelFor(ctx, id, false);
     return ctx.streams.serve(req, res, id);
   }

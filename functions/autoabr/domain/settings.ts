@@ -4,6 +4,7 @@
  * Both are strict: a misspelt field is an error, not a silently ignored option.
  */
 import { z } from 'zod';
+import { FARGATE_CPUS, fargateSizeProblem, leastFargateMemory } from '../../../core/fargate-sizes';
 
 const X26X_PRESETS = [
   'ultrafast',
@@ -53,8 +54,27 @@ export const encodingSettingsSchema = z
 
 export type EncodingSettings = z.infer<typeof encodingSettingsSchema>;
 
-/** Fargate's valid task CPU units; memory must fit the CPU (ECS refuses the task otherwise). */
-const FARGATE_CPU = [256, 512, 1024, 2048, 4096, 8192, 16384] as const;
+/**
+ * The worker task's size on Fargate: a pair Fargate accepts (core/fargate-sizes.ts), else ECS would
+ * refuse every attempt of the job. Memory left out is the least Fargate takes with the CPU.
+ */
+const taskSizeSchema = z
+  .object({
+    cpu: z
+      .number()
+      .int()
+      .refine((v) => FARGATE_CPUS.includes(v), `must be one of ${FARGATE_CPUS.join(', ')}`)
+      .default(4096),
+    memoryMiB: z.number().int().min(512).max(122_880).optional(),
+  })
+  .strict()
+  .transform((size, ctx) => {
+    const memoryMiB = size.memoryMiB ?? leastFargateMemory(size.cpu)!;
+    const problem = fargateSizeProblem(size.cpu, memoryMiB);
+    if (problem?.field === 'memory')
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['memoryMiB'], message: problem.message });
+    return { cpu: size.cpu, memoryMiB };
+  });
 
 export const pipelineSchema = z
   .object({
@@ -79,20 +99,7 @@ export const pipelineSchema = z
     /** libvmaf n_subsample: score every n-th frame (1 = all). */
     nSubsample: z.number().int().min(1).max(1000).default(1),
     /** The worker task's size on Fargate (CPU units, MiB): ignored by local child-process workers. */
-    taskSize: z
-      .object({
-        cpu: z
-          .number()
-          .int()
-          .refine(
-            (v) => (FARGATE_CPU as readonly number[]).includes(v),
-            `must be one of ${FARGATE_CPU.join(', ')}`,
-          )
-          .default(4096),
-        memoryMiB: z.number().int().min(512).max(122_880).default(8192),
-      })
-      .strict()
-      .default({}),
+    taskSize: taskSizeSchema.default({}),
   })
   .strict();
 

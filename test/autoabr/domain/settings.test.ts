@@ -54,6 +54,34 @@ describe('settings documents', () => {
     if (!res.success) expect(describeIssue(res.error)).toMatch(/^taskSize\.cpu: /);
   });
 
+  it.each([
+    [{ cpu: 1024, memoryMiB: 1024 }, /^taskSize\.memoryMiB: .*2048-8192/],
+    [{ cpu: 4096, memoryMiB: 32_768 }, /^taskSize\.memoryMiB: .*8192-30720/],
+    [{ cpu: 8192, memoryMiB: 17_408 }, /^taskSize\.memoryMiB: /],
+    [{ memoryMiB: 2048 }, /^taskSize\.memoryMiB: Fargate CPU 4096 takes/],
+  ])('refuses the task size %o, which Fargate refuses, naming the memory field', (taskSize, issue) => {
+    const res = pipelineSchema.safeParse({ taskSize });
+    expect(res.success).toBe(false);
+    if (!res.success) expect(describeIssue(res.error)).toMatch(issue);
+  });
+
+  it.each([
+    [{ cpu: 256, memoryMiB: 512 }],
+    [{ cpu: 1024, memoryMiB: 8192 }],
+    [{ cpu: 16_384, memoryMiB: 122_880 }],
+  ])('accepts the task size %o, which Fargate takes', (taskSize) => {
+    expect(pipelineSchema.parse({ taskSize }).taskSize).toEqual(taskSize);
+  });
+
+  it('sizes memory to the least Fargate takes with the CPU when only the CPU is given', () => {
+    expect(pipelineSchema.parse({ taskSize: { cpu: 256 } }).taskSize).toEqual({ cpu: 256, memoryMiB: 512 });
+    expect(pipelineSchema.parse({ taskSize: { cpu: 8192 } }).taskSize).toEqual({
+      cpu: 8192,
+      memoryMiB: 16_384,
+    });
+    expect(DEFAULT_PIPELINE.taskSize).toEqual({ cpu: 4096, memoryMiB: 8192 });
+  });
+
   it('refuses a result prefix that would escape its folder', () => {
     expect(pipelineSchema.safeParse({ resultPrefix: '../x' }).success).toBe(false);
     expect(pipelineSchema.safeParse({ resultPrefix: 'a//b' }).success).toBe(false);

@@ -19,17 +19,6 @@ export interface KillableStore {
   revive(): Promise<void>;
 }
 
-/** Collects this process's stdout lines (the engine runs in it and logs JSON lines there). */
-export function captureLogLines(): { lines: string[]; restore(): void } {
-  const lines: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    lines.push(String(chunk));
-    return write(chunk, ...rest);
-  }) as typeof process.stdout.write;
-  return { lines, restore: () => (process.stdout.write = write) };
-}
-
 export async function createLoopChannel(system: RunningSystem, name: string, url: string): Promise<string> {
   const post = (path: string, body: unknown, jwt?: string) =>
     fetch(`${system.urls.channel}${path}`, {
