@@ -12,7 +12,7 @@ import { waitFor } from '../../core/wait-for';
 import { scoreArgs } from '../../functions/autoabr/domain/ffmpeg-args';
 import { parseLibvmafHelp } from '../../functions/autoabr/domain/libvmaf';
 import { summariseVmafLog } from '../../functions/autoabr/domain/vmaf-log';
-import { ENGINE_IMAGE, WORKER_IMAGE } from '../../scripts/images/image-names';
+import { BASE_IMAGE, ENGINE_IMAGE, WORKER_IMAGE } from '../../scripts/images/image-names';
 import { imageExistsSync, podman, podmanAvailable } from '../../scripts/images/podman';
 
 function whyNot(image: string): string | undefined {
@@ -21,9 +21,11 @@ function whyNot(image: string): string | undefined {
   return undefined;
 }
 
+const baseSkip = whyNot(BASE_IMAGE);
 const engineSkip = whyNot(ENGINE_IMAGE);
 const workerSkip = whyNot(WORKER_IMAGE);
-for (const reason of new Set([engineSkip, workerSkip])) if (reason) console.warn(`skipped: ${reason}`);
+for (const reason of new Set([baseSkip, engineSkip, workerSkip]))
+  if (reason) console.warn(`skipped: ${reason}`);
 const titled = (title: string, skip: string | undefined) => (skip ? `${title} (skipped: ${skip})` : title);
 
 const ISOLATED = '--network=none';
@@ -31,6 +33,15 @@ const ISOLATED = '--network=none';
 const inWorker = (script: string) =>
   podman(['run', '--rm', ISOLATED, '--entrypoint', 'sh', WORKER_IMAGE, '-c', script]);
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+describe(titled('the base image (the stand-in, or the real one)', baseSkip), () => {
+  it.skipIf(baseSkip)('has Node 22, npm and npx, and the node user (uid and gid 1000)', async () => {
+    const run = (script: string) => podman(['run', '--rm', ISOLATED, BASE_IMAGE, 'sh', '-c', script]);
+    expect(await run('node --version')).toMatch(/^v22\./);
+    expect(await run('npm --version && npx --version')).toMatch(/^\d+\.\d+\.\d+\n\d+\.\d+\.\d+\n$/);
+    expect((await run('id node')).trim()).toMatch(/^uid=1000\(node\) gid=1000\(node\)/);
+  });
+});
 
 describe(titled('the engine image', engineSkip), () => {
   const name = `onair-images-test-${process.pid}`;
