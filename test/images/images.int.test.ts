@@ -10,7 +10,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { scoreArgs } from '../../functions/autoabr/domain/ffmpeg-args';
-import { parseLibvmafHelp } from '../../functions/autoabr/domain/libvmaf';
+import { modelFiles, parseLibvmafHelp } from '../../functions/autoabr/domain/libvmaf';
+import { MODEL_NAMES } from '../../functions/autoabr/domain/models';
 import { summariseVmafLog } from '../../functions/autoabr/domain/vmaf-log';
 import { BASE_IMAGE, ENGINE_IMAGE, WORKER_IMAGE } from '../../scripts/images/image-names';
 import { imageExistsSync, podman, podmanAvailable } from '../../scripts/images/podman';
@@ -87,6 +88,19 @@ describe(titled('the AutoABR worker image', workerSkip), () => {
       /^Encoder libx264 /m,
     );
   });
+
+  it.skipIf(workerSkip)(
+    'holds every model’s files its libvmaf needs, readable by the node user',
+    async () => {
+      const libvmaf = parseLibvmafHelp(await inWorker('"$FFMPEG_PATH" -hide_banner -h filter=libvmaf 2>&1'));
+      const modelDir = (await inWorker('echo "$VMAF_MODEL_DIR"')).trim();
+      const files = libvmaf === 'v1' ? MODEL_NAMES.flatMap((name) => modelFiles(name, modelDir)) : [];
+      const unreadable = await inWorker(
+        `for f in ${files.map(quote).join(' ')}; do test -r "$f" || echo "$f"; done`,
+      );
+      expect(unreadable).toBe('');
+    },
+  );
 
   it.skipIf(workerSkip)('scores a libx264 encode with the worker’s own libvmaf command', async () => {
     const libvmaf = parseLibvmafHelp(await inWorker('"$FFMPEG_PATH" -hide_banner -h filter=libvmaf 2>&1'));
