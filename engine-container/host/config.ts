@@ -43,6 +43,9 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
   const targetDuration = readInt('ENGINE_FORCE_TARGET_DURATION', 10, { min: 1, max: 30 });
   const options: EngineOptions = {
     port: readInt('port', readInt('ENGINE_PORT', 8000, { min: 0, max: 65535 }), { min: 0, max: 65535 }),
+    // Unset = every interface, as a container behind a load balancer needs; 127.0.0.1 keeps a task run
+    // on a shared host's network (the rehearsal's podman --network=host) off other interfaces.
+    host: readOptionalString('ENGINE_HOST'),
     defaultSlateUri: readOptionalString('ENGINE_SLATE_URI'),
     forceTargetDuration: targetDuration,
     // The engine requires the tick bound to exceed the segment length.
