@@ -97,4 +97,8 @@ describe('the IAM report', () => {
     );
     expect(text).toContain(`✓ dynamodb:GetItem ×5 (GetItem) on ${objects.slice(0, 3).join(', ')} and 2 more`);
   });
+
+  it('is not OK when no call was recorded at all', () => {
+    expect(buildReport([role], [], {}).ok).toBe(false);
+  });
 });
