@@ -52,4 +52,14 @@ describe('S3 requests as IAM authorizations', () => {
       ['HeadBucket', [['s3:ListBucket', 'arn:aws:s3:::media']]],
     ]);
   });
+
+  it("authorizes a request on one version as that version's action where IAM has one, and as the plain action where not", () => {
+    expect([
+      extract('GET', '/media/k?tagging&versionId=3'),
+      extract('GET', '/media/k?retention&versionId=3'),
+    ]).toEqual([
+      ['GetObjectTagging', [['s3:GetObjectVersionTagging', 'arn:aws:s3:::media/k']]],
+      ['GetObjectRetention', [['s3:GetObjectRetention', 'arn:aws:s3:::media/k']]],
+    ]);
+  });
 });
