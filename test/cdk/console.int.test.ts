@@ -17,7 +17,10 @@ function consoleViewerRequest(t: Template): ViewerRequest {
   const config = Object.values(t.findResources('AWS::CloudFront::Distribution'))[0]!.Properties
     .DistributionConfig;
   const console = (
-    config.CacheBehaviors as { PathPattern: string; FunctionAssociations?: { EventType: string; FunctionARN: unknown }[] }[]
+    config.CacheBehaviors as {
+      PathPattern: string;
+      FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
+    }[]
   ).find((b) => b.PathPattern === '/console/*');
   const association = console?.FunctionAssociations?.find((f) => f.EventType === 'viewer-request');
   expect(association, 'a viewer-request function on /console/*').toBeDefined();

@@ -55,7 +55,8 @@ describe('the signing keys', () => {
     expect(statements.filter(readsPrivateKey)).toEqual([]);
     expect(statements.filter(decryptsAnything)).toEqual([]);
     const readsPublic = statements.filter(
-      (s) => JSON.stringify(s.Resource).includes('jwt-public-keys') && actions(s).includes('ssm:GetParameters'),
+      (s) =>
+        JSON.stringify(s.Resource).includes('jwt-public-keys') && actions(s).includes('ssm:GetParameters'),
     );
     expect(readsPublic).toHaveLength(1);
     const fn = Object.values(test.template.findResources('AWS::Lambda::Function')).find(
@@ -121,13 +122,35 @@ describe('alarms', () => {
     expect(condition).toEqual({ 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'us-east-1'] });
   });
 
-  it('alarms when no engine task is running', () => {
-    const [alarm] = alarms(test.template).filter(
-      (a) => a.Properties.Namespace === 'ECS/ContainerInsights' && a.Properties.MetricName === 'RunningTaskCount',
+  it('alarms when no engine task is running while the service wants one', () => {
+    type Query = {
+      Id: string;
+      Expression?: string;
+      MetricStat?: { Metric: { Namespace: string; MetricName: string } };
+    };
+    const [alarm, ...others] = alarms(test.template).filter((a) =>
+      (a.Properties.Metrics as Query[] | undefined)?.some(
+        (m) => m.MetricStat?.Metric.MetricName === 'RunningTaskCount',
+      ),
     );
-    expect(alarm?.Properties).toMatchObject({ ComparisonOperator: 'LessThanThreshold', Threshold: 1 });
-    // No data means no task reports: that is the outage this alarm is for.
-    expect(alarm?.Properties.TreatMissingData).toBe('breaching');
+    expect(others).toEqual([]);
+    const queries = alarm!.Properties.Metrics as Query[];
+    const names = queries.flatMap((q) => (q.MetricStat ? [q.MetricStat.Metric] : []));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Namespace: 'ECS/ContainerInsights', MetricName: 'RunningTaskCount' }),
+        expect.objectContaining({ Namespace: 'ECS/ContainerInsights', MetricName: 'DesiredTaskCount' }),
+      ]),
+    );
+    const expression = queries.find((q) => q.Expression)!.Expression!;
+    const ids = Object.fromEntries(queries.map((q) => [q.MetricStat?.Metric.MetricName, q.Id]));
+    expect(expression).toBe(
+      `IF(FILL(${ids.DesiredTaskCount}, 0) >= 1 AND FILL(${ids.RunningTaskCount}, 0) < 1, 1, 0)`,
+    );
+    expect(alarm!.Properties).toMatchObject({
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 1,
+    });
   });
 
   it.each([
