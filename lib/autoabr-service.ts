@@ -35,7 +35,7 @@ export interface AutoabrServiceProps {
   workerSize: FargateSize;
   /** Operator buckets beyond AutoABR's own (context autoabrBuckets). */
   extraBuckets: string[];
-  /** The channel service's token keys: the API verifies `x-jwt` with their public halves (AUTOABR_REQUIRE_AUTH). */
+  /** The channel service's token keys: the API verifies `x-jwt` (AUTOABR_REQUIRE_AUTH) with the public ones. */
   signingKeys: SigningKeys;
   apiThrottle: ApiThrottle;
 }

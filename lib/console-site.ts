@@ -2,8 +2,9 @@
  * The console in AWS: its build (console/build.ts, made at synth) in a private S3 bucket, served under
  * `/console/` by the playback CloudFront (origin access control: the bucket admits only that
  * distribution), with `config.json` naming the APIs. A folder path (`/console/`, `/console/api/`) is
- * served its `index.html` by a CloudFront Function, as S3 has no index document behind CloudFront. The APIs allow exactly the console's origin,
- * plus any `consoleOrigins` the operator adds (CORS, answered by API Gateway).
+ * served its `index.html` by a CloudFront Function: S3 behind CloudFront has no index document. The
+ * APIs allow exactly the console's origin, plus any `consoleOrigins` the operator adds (CORS,
+ * answered by API Gateway).
  */
 
 import { mkdtempSync } from 'node:fs';

@@ -1,8 +1,9 @@
 /**
  * The signing keys made usable: the key that signs (with its kid; only when the keys are private
  * ones), the keys that verify (current and next, picked by the token's kid), and the public JWKS.
- * A ring made from public keys alone (public-key-store.ts) verifies and never signs. `refreshingKeyRing` reloads the keys now and
- * then, so a rotation reaches warm Lambdas and running engine tasks without a redeploy.
+ * A ring made from public keys alone (public-key-store.ts) verifies and never signs.
+ * `refreshingKeyRing` reloads the keys now and then, so a rotation reaches warm Lambdas and running
+ * engine tasks without a redeploy.
  */
 import {
   type CryptoKey,

@@ -10,7 +10,10 @@ import type { JWK } from 'jose';
 import { ssmClient } from '../aws';
 import type { SigningKeys } from './signing-key';
 
-/** The public keys' prefix next to a private keys' prefix: `/onair/test/jwt-signing-key` → `/onair/test/jwt-public-keys`. */
+/**
+ * The public keys' prefix next to the private keys':
+ * `/onair/test/jwt-signing-key` → `/onair/test/jwt-public-keys`.
+ */
 export function publicKeyPrefix(privatePrefix: string): string {
   return `${privatePrefix.slice(0, privatePrefix.lastIndexOf('/'))}/jwt-public-keys`;
 }

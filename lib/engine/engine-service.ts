@@ -19,8 +19,9 @@ import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from '../nag-suppressions';
 
 /**
  * How long the ALB keeps an idle connection, to CloudFront and to an engine task. The engine keeps
- * idle keep-alive connections 65 s (ENGINE_KEEP_ALIVE_S, engine-container/host/config.ts), longer than this, so the ALB always
- * closes first and never forwards a request on a socket the engine is closing (a 502).
+ * idle keep-alive connections 65 s (ENGINE_KEEP_ALIVE_S, engine-container/host/config.ts), longer
+ * than this, so the ALB always closes first and never forwards a request on a socket the engine is
+ * closing (a 502).
  */
 export const ALB_IDLE_TIMEOUT_S = 60;
 

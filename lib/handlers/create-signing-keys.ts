@@ -1,7 +1,7 @@
 /**
  * Custom resource (SigningKeys): creates the token signing keys at deploy, once, and publishes their
- * public halves (`PublicPrefix`, for the services that only verify) on every create and update. Existing keys are
- * never replaced (rotation is `npm run keys -- --rotate`), and never deleted with the stack: tokens
+ * public halves (`PublicPrefix`, for the services that only verify) on every create and update.
+ * Existing keys are never replaced (rotation is `npm run keys -- --rotate`), and never deleted with the stack: tokens
  * outlive deployments. A key left by an older stack at `<prefix>` itself (one key, before rotation
  * existed) becomes the current key, so the tokens it signed keep working.
  */
