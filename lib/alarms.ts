@@ -1,14 +1,20 @@
 /**
  * What should wake someone: each alarm notifies one SNS topic (output AlarmTopicArn; subscribe to it,
  * or pass -c alarmEmail=...). Alarms: an API answering 5xx to more than 5% of its requests, engine
- * targets unhealthy for 5 minutes, any message in a dead-letter queue, any AutoABR job that failed
- * for good (the worker and dispatcher log `job failed`; a metric filter counts those lines).
+ * targets unhealthy for 5 minutes, no engine task running, any message in a dead-letter queue, any
+ * AutoABR job that failed for good (the worker and dispatcher log `job failed`; a metric filter counts
+ * those lines), any error of a scheduled function, and playback answering 5xx to more than 5% of
+ * requests (CloudFront's metrics exist in us-east-1 only, so that alarm is made only in a stack
+ * deployed there: a CloudFormation condition on the region).
  */
-import { CfnOutput, Duration } from 'aws-cdk-lib';
+import { Aws, CfnCondition, CfnOutput, type CfnResource, Duration, Fn } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as ecs from 'aws-cdk-lib/aws-ecs';
 import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -55,6 +61,65 @@ export class Alarms extends Construct {
     this.notify('EngineUnhealthyTargets', metric, 0, 'engine tasks failing /health for 5 minutes', 5);
   }
 
+  /**
+   * More than 5% of playback requests answered 5xx for 5 minutes. CloudFront publishes its metrics in
+   * us-east-1 only and an alarm reads its own region's metrics: elsewhere the alarm is not created.
+   */
+  playback5xxRate(distribution: cloudfront.IDistribution): void {
+    const metric = new cloudwatch.Metric({
+      namespace: 'AWS/CloudFront',
+      metricName: '5xxErrorRate',
+      dimensionsMap: { DistributionId: distribution.distributionId, Region: 'Global' },
+      statistic: 'Average',
+      period: Duration.minutes(1),
+    });
+    const alarm = this.notify(
+      'Playback5xxRate',
+      metric,
+      5,
+      'playback: more than 5% of requests answered 5xx',
+      5,
+    );
+    const inUsEast1 = new CfnCondition(this, 'InUsEast1', {
+      // The region at deploy, even when the synth knows it: the template itself says when the alarm exists.
+      expression: Fn.conditionEquals(Aws.REGION, 'us-east-1'),
+    });
+    (alarm.node.defaultChild as CfnResource).cfnOptions.condition = inUsEast1;
+  }
+
+  /**
+   * No engine task running for 2 minutes while the service wants one (Container Insights'
+   * RunningTaskCount and DesiredTaskCount): every channel is off air. With no channel at all the fleet
+   * dispatcher sets the desired count to 0, which is not an outage.
+   */
+  noEngineRunning(service: ecs.IBaseService): void {
+    const metric = (metricName: string) =>
+      new cloudwatch.Metric({
+        namespace: 'ECS/ContainerInsights',
+        metricName,
+        dimensionsMap: { ClusterName: service.cluster.clusterName, ServiceName: service.serviceName },
+        statistic: 'Maximum',
+        period: Duration.minutes(1),
+      });
+    const down = new cloudwatch.MathExpression({
+      label: 'engine wanted, none running',
+      expression: 'IF(FILL(desired, 0) >= 1 AND FILL(running, 0) < 1, 1, 0)',
+      usingMetrics: { desired: metric('DesiredTaskCount'), running: metric('RunningTaskCount') },
+      period: Duration.minutes(1),
+    });
+    this.notify('NoEngineRunning', down, 1, 'no engine task running: channels are off air', 2, {
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+  }
+
+  /** Any error of a function run on a schedule (nobody else sees it fail). */
+  scheduledFunctionErrors(name: string, fn: lambda.IFunction): void {
+    const metric = fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES });
+    this.notify(`${name}Errors`, metric, 1, `${name}: the scheduled function failed`, 1, {
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+  }
+
   /** Anything at all in a dead-letter queue: a message some consumer gave up on. */
   deadLetters(name: string, dlq: sqs.IQueue): void {
     const metric = dlq.metricApproximateNumberOfMessagesVisible({
@@ -91,7 +156,8 @@ export class Alarms extends Construct {
     threshold: number,
     description: string,
     evaluationPeriods = 1,
-  ): void {
+    options: Pick<cloudwatch.AlarmProps, 'comparisonOperator' | 'treatMissingData'> = {},
+  ): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       metric,
       threshold,
@@ -99,7 +165,9 @@ export class Alarms extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: description,
+      ...options,
     });
     alarm.addAlarmAction(new actions.SnsAction(this.topic));
+    return alarm;
   }
 }

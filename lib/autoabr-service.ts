@@ -24,6 +24,7 @@ import type { FargateSize } from './fargate-size';
 import { ServiceHttpApi } from './http-api';
 import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from './nag-suppressions';
 import type { SigningKeys } from './signing-keys';
+import type { ApiThrottle } from './stack-config';
 import type { State } from './state';
 
 export interface AutoabrServiceProps {
@@ -34,8 +35,9 @@ export interface AutoabrServiceProps {
   workerSize: FargateSize;
   /** Operator buckets beyond AutoABR's own (context autoabrBuckets). */
   extraBuckets: string[];
-  /** The channel service's token keys: the API verifies `x-jwt` with them (AUTOABR_REQUIRE_AUTH). */
+  /** The channel service's token keys: the API verifies `x-jwt` (AUTOABR_REQUIRE_AUTH) with the public ones. */
   signingKeys: SigningKeys;
+  apiThrottle: ApiThrottle;
 }
 
 /**
@@ -63,6 +65,8 @@ export class AutoabrServiceConstruct extends Construct {
   readonly api: ServiceHttpApi;
   /** Where `job failed` is logged: the worker's and the dispatcher's log groups. */
   readonly jobLogGroups: logs.ILogGroup[];
+  /** The dispatcher, run every minute. */
+  readonly dispatcherFn: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: AutoabrServiceProps) {
     super(scope, id);
@@ -88,12 +92,14 @@ export class AutoabrServiceConstruct extends Construct {
       fn: apiFn,
       routes: [],
       stage: props.stage,
+      throttle: props.apiThrottle,
       catchAll: true,
       authorization:
         'AUTOABR_REQUIRE_AUTH=true: the function verifies the onair ES256 token (x-jwt, the autoabr scope) on every route but the health check, and scopes jobs and results to the token tenant',
     });
     const { worker, workerLogs } = this.workerTaskDefinition(parts);
     const dispatcher = this.dispatcher(parts, worker);
+    this.dispatcherFn = dispatcher;
     this.jobLogGroups = [workerLogs, dispatcher.logGroup];
     this.acceptFindings(apiFn, worker);
     new CfnOutput(this, 'AutoabrBucket', { value: state.buckets.autoabr.bucketName });
@@ -105,10 +111,11 @@ export class AutoabrServiceConstruct extends Construct {
       environment: {
         ...env,
         AUTOABR_REQUIRE_AUTH: 'true',
-        JWT_KEY_PARAMETER: props.signingKeys.prefix,
+        // Verifies tokens only: the public keys, never the private ones.
+        JWT_PUBLIC_KEY_PARAMETER: props.signingKeys.publicPrefix,
       },
     });
-    props.signingKeys.grantRead(fn);
+    props.signingKeys.grantReadPublic(fn);
     jobs.grantReadWriteData(fn);
     queue.grantSendMessages(fn);
     props.state.buckets.autoabr.grantReadWrite(fn);

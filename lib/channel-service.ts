@@ -4,13 +4,16 @@ import { channelRoutes } from '../functions/channel/routes';
 import { apiFunction } from './api-function';
 import { ServiceHttpApi } from './http-api';
 import type { SigningKeys } from './signing-keys';
+import type { ApiThrottle } from './stack-config';
 import type { State } from './state';
 
 export interface ChannelServiceProps {
   stage: string;
   state: State;
   playbackBaseUrl: string;
+  /** The channel API issues tokens: it reads the private keys. */
   signingKeys: SigningKeys;
+  apiThrottle: ApiThrottle;
 }
 
 export class ChannelServiceConstruct extends Construct {
@@ -43,6 +46,7 @@ export class ChannelServiceConstruct extends Construct {
       fn,
       routes,
       stage,
+      throttle: props.apiThrottle,
       authorization:
         'The function verifies the onair ES256 token (x-jwt) on every channel route, as it does locally; /token (test stage only, rate limited) and the JWKS are public by design',
     });

@@ -1,8 +1,10 @@
 /**
  * The console in AWS: its build (console/build.ts, made at synth) in a private S3 bucket, served under
  * `/console/` by the playback CloudFront (origin access control: the bucket admits only that
- * distribution), with `config.json` naming the APIs. The APIs allow exactly the console's origin,
- * plus any `consoleOrigins` the operator adds (CORS, answered by API Gateway).
+ * distribution), with `config.json` naming the APIs. A folder path (`/console/`, `/console/api/`) is
+ * served its `index.html` by a CloudFront Function: S3 behind CloudFront has no index document. The
+ * APIs allow exactly the console's origin, plus any `consoleOrigins` the operator adds (CORS,
+ * answered by API Gateway).
  */
 
 import { mkdtempSync } from 'node:fs';
@@ -32,6 +34,16 @@ export interface ConsoleSiteProps {
 
 export const CONSOLE_PATH = 'console/';
 
+/**
+ * A CloudFront Function (viewer request) on the console's behavior: S3 behind an origin access control
+ * has no index document, so `/console/` and `/console/api/` are asked for as `…/index.html`.
+ */
+export const INDEX_DOCUMENT_FUNCTION = `function handler(event) {
+  var request = event.request;
+  if (request.uri.endsWith('/')) request.uri += 'index.html';
+  return request;
+}`;
+
 export class ConsoleSite extends Construct {
   readonly url: string;
 
@@ -57,6 +69,16 @@ export class ConsoleSite extends Construct {
           enableAcceptEncodingBrotli: true,
         }),
         responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        functionAssociations: [
+          {
+            eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+            function: new cloudfront.Function(this, 'IndexDocument', {
+              code: cloudfront.FunctionCode.fromInline(INDEX_DOCUMENT_FUNCTION),
+              runtime: cloudfront.FunctionRuntime.JS_2_0,
+              comment: 'console: a folder path asks for its index.html',
+            }),
+          },
+        ],
       },
     );
     const api = (a: ServiceHttpApi) => a.api.apiEndpoint;

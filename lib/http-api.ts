@@ -1,6 +1,7 @@
 /**
  * An API Gateway HTTP API whose routes are exactly a service's route table (the one the local gateway
- * serves), with access logs (one JSON line per request) in a log group of its own.
+ * serves), with access logs (one JSON line per request) in a log group of its own, and throttled per
+ * stage (API Gateway answers 429 above the rate).
  */
 import { CfnOutput } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -11,6 +12,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { type Route, routesFor } from '../core/http';
+import type { ApiThrottle } from './stack-config';
 
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   JSON.stringify({
@@ -37,6 +39,8 @@ export class ServiceHttpApi extends Construct {
       fn: IFunction;
       routes: readonly Route[];
       stage: string;
+      /** Default route throttling of the $default stage (stack-config.ts API_THROTTLE). */
+      throttle: ApiThrottle;
       /** Why the routes have no API Gateway authorizer (cdk-nag AwsSolutions-APIG4). */
       authorization: string;
       /**
@@ -52,6 +56,7 @@ export class ServiceHttpApi extends Construct {
     this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
+      throttle: props.throttle,
       accessLogSettings: {
         destination: new LogGroupLogDestination(
           new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH }),

@@ -19,7 +19,11 @@ export interface OnairStackProps extends StackProps {
 
 export class OnairStack extends Stack {
   constructor(scope: Construct, id: string, props: OnairStackProps) {
-    super(scope, id, props);
+    // prod: CloudFormation refuses to delete the stack until an operator turns this off.
+    super(scope, id, {
+      ...props,
+      terminationProtection: props.terminationProtection ?? props.stage === 'prod',
+    });
     const config = stackConfig(props.stage, (key) => this.node.tryGetContext(key));
     const { stage } = config;
     Tags.of(this).add('project', 'onair');
@@ -28,7 +32,13 @@ export class OnairStack extends Stack {
     const state = new State(this, 'State', { stage });
     const signingKeys = new SigningKeys(this, 'SigningKeys', { stage });
     const { vpc } = new Network(this, 'Network');
-    const schedule = new ScheduleServiceConstruct(this, 'ScheduleService', { stage, state, signingKeys });
+    const { apiThrottle } = config;
+    const schedule = new ScheduleServiceConstruct(this, 'ScheduleService', {
+      stage,
+      state,
+      signingKeys,
+      apiThrottle,
+    });
     const engine = new EngineFleet(this, 'EngineFleet', {
       config,
       state,
@@ -44,12 +54,14 @@ export class OnairStack extends Stack {
       workerSize: config.workerSize,
       extraBuckets: config.autoabrBuckets,
       signingKeys,
+      apiThrottle,
     });
     const channel = new ChannelServiceConstruct(this, 'ChannelService', {
       stage,
       state,
       playbackBaseUrl: engine.playbackBaseUrl,
       signingKeys,
+      apiThrottle,
     });
 
     const site = new ConsoleSite(this, 'Console', {
@@ -69,6 +81,11 @@ export class OnairStack extends Stack {
     for (const [name, queue] of Object.entries(state.queues))
       alarms.deadLetters(name, queue.deadLetterQueue!.queue);
     alarms.failedAutoabrJobs(autoabr.jobLogGroups);
+    alarms.playback5xxRate(engine.playback.distribution);
+    alarms.noEngineRunning(engine.engine.service.service);
+    alarms.scheduledFunctionErrors('AutoScheduler', schedule.scheduler);
+    alarms.scheduledFunctionErrors('AutoabrDispatcher', autoabr.dispatcherFn);
+    alarms.scheduledFunctionErrors('FleetDispatcher', engine.dispatcher.fn);
 
     suppressAcceptedFindings(this);
   }

@@ -6,22 +6,27 @@ import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as iam from 'aws-cdk-lib/aws-iam';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { createScheduleRoutes } from '../functions/schedule/api/routes';
 import { apiFunction } from './api-function';
 import { ServiceHttpApi } from './http-api';
 import type { SigningKeys } from './signing-keys';
+import type { ApiThrottle } from './stack-config';
 import type { State } from './state';
 
 export interface ScheduleServiceProps {
   stage: string;
   state: State;
-  /** The schedule API verifies the channel service's tokens: the same keys. */
+  /** The schedule API verifies the channel service's tokens: with their public keys. */
   signingKeys: SigningKeys;
+  apiThrottle: ApiThrottle;
 }
 
 export class ScheduleServiceConstruct extends Construct {
   readonly api: ServiceHttpApi;
+  /** The auto-scheduler, run every minute. */
+  readonly scheduler: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: ScheduleServiceProps) {
     super(scope, id);
@@ -45,11 +50,12 @@ export class ScheduleServiceConstruct extends Construct {
         ...tablesEnv,
         ONAIR_STAGE: stage,
         SCHEDULE_REQUIRE_AUTH: 'true',
-        JWT_KEY_PARAMETER: props.signingKeys.prefix,
+        // Verifies tokens only: the public keys, never the private ones.
+        JWT_PUBLIC_KEY_PARAMETER: props.signingKeys.publicPrefix,
       },
     });
     grantTables(apiFn);
-    props.signingKeys.grantRead(apiFn);
+    props.signingKeys.grantReadPublic(apiFn);
     const routes = createScheduleRoutes(() => {
       throw new Error('not at synth time');
     });
@@ -57,6 +63,7 @@ export class ScheduleServiceConstruct extends Construct {
       fn: apiFn,
       routes,
       stage,
+      throttle: props.apiThrottle,
       authorization:
         'SCHEDULE_REQUIRE_AUTH=true: the function verifies the onair ES256 token (x-jwt) on every route, the same check as the channel API',
     });
@@ -66,6 +73,7 @@ export class ScheduleServiceConstruct extends Construct {
       timeout: Duration.minutes(5),
       environment: tablesEnv,
     });
+    this.scheduler = scheduler;
     grantTables(scheduler);
     new events.Rule(this, 'EveryMinute', {
       schedule: events.Schedule.rate(Duration.minutes(1)),

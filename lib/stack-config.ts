@@ -9,10 +9,28 @@
  *   consoleOrigins       comma-separated https origins allowed (CORS) besides the console's own
  *                        (the playback CloudFront, where /console/ is served)
  *   engineCpu/engineMemory, workerCpu/workerMemory   Fargate sizes (validated pairs)
+ *   apiRateLimit/apiBurstLimit   API Gateway throttling of each API's $default stage (requests/s and
+ *                        burst), by default API_THROTTLE[stage]
  */
 import { type FargateSize, fargateSize } from './fargate-size';
 
 export type Stage = 'test' | 'prod';
+
+export interface ApiThrottle {
+  /** Steady requests per second, per API. */
+  rateLimit: number;
+  /** Requests admitted at once above the steady rate. */
+  burstLimit: number;
+}
+
+/**
+ * Each API's default throttling per stage: far below the account's API Gateway quota (10,000 rps per
+ * region, shared by every API of the account), so one runaway client cannot use it all up.
+ */
+export const API_THROTTLE: Record<Stage, ApiThrottle> = {
+  test: { rateLimit: 50, burstLimit: 100 },
+  prod: { rateLimit: 500, burstLimit: 1000 },
+};
 
 export interface StackConfig {
   stage: Stage;
@@ -23,6 +41,7 @@ export interface StackConfig {
   alarmEmail?: string;
   engineSize: FargateSize;
   workerSize: FargateSize;
+  apiThrottle: ApiThrottle;
 }
 
 /** Reads one context value: a string from the command line, any JSON value from cdk.json. */
@@ -47,16 +66,27 @@ function optionalString(read: ContextReader, key: string, pattern: RegExp, what:
   return value;
 }
 
+function integer(read: ContextReader, key: string, fallback: number): number {
+  const value = read(key);
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n))
+    throw new Error(`context ${key} must be an integer, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 function size(read: ContextReader, prefix: string, cpu: number, memory: number): FargateSize {
-  const number = (key: string, fallback: number) => {
-    const value = read(key);
-    if (value === undefined) return fallback;
-    const n = Number(value);
-    if (!Number.isInteger(n))
-      throw new Error(`context ${key} must be an integer, got ${JSON.stringify(value)}`);
-    return n;
-  };
-  return fargateSize(number(`${prefix}Cpu`, cpu), number(`${prefix}Memory`, memory));
+  return fargateSize(integer(read, `${prefix}Cpu`, cpu), integer(read, `${prefix}Memory`, memory));
+}
+
+function apiThrottle(read: ContextReader, stage: Stage): ApiThrottle {
+  const rateLimit = integer(read, 'apiRateLimit', API_THROTTLE[stage].rateLimit);
+  const burstLimit = integer(read, 'apiBurstLimit', API_THROTTLE[stage].burstLimit);
+  if (rateLimit < 1 || burstLimit < 1)
+    throw new Error(
+      `context apiRateLimit and apiBurstLimit must be at least 1, got ${rateLimit}/${burstLimit}`,
+    );
+  return { rateLimit, burstLimit };
 }
 
 export function stackConfig(stage: Stage, read: ContextReader): StackConfig {
@@ -84,5 +114,6 @@ export function stackConfig(stage: Stage, read: ContextReader): StackConfig {
     ...(alarmEmail ? { alarmEmail } : {}),
     engineSize: size(read, 'engine', 1024, 2048),
     workerSize: size(read, 'worker', 4096, 8192),
+    apiThrottle: apiThrottle(read, stage),
   };
 }

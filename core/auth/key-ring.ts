@@ -1,7 +1,9 @@
 /**
- * The signing keys made usable: the key that signs (with its kid), the keys that verify (current and
- * next, picked by the token's kid), and the public JWKS. `refreshingKeyRing` reloads the keys now and
- * then, so a rotation reaches warm Lambdas and running engine tasks without a redeploy.
+ * The signing keys made usable: the key that signs (with its kid; only when the keys are private
+ * ones), the keys that verify (current and next, picked by the token's kid), and the public JWKS.
+ * A ring made from public keys alone (public-key-store.ts) verifies and never signs.
+ * `refreshingKeyRing` reloads the keys now and then, so a rotation reaches warm Lambdas and running
+ * engine tasks without a redeploy.
  */
 import {
   type CryptoKey,
@@ -15,15 +17,24 @@ import { logger } from '../logger';
 import type { SigningKeys } from './signing-key';
 
 export interface KeyRing {
-  signer: { key: CryptoKey; kid: string };
+  /** Absent when the ring holds public keys only. */
+  signer?: { key: CryptoKey; kid: string };
   verifier: JWTVerifyGetKey;
   jwks: { keys: JWK[] };
 }
 
-/** The public half of a private JWK, its kid the public key's thumbprint (as tokens name it). */
-async function publicJwk(privateJwk: JWK): Promise<JWK> {
+/** The public half of a JWK, its kid the public key's thumbprint (as tokens name it). */
+export async function publicJwk(privateJwk: JWK): Promise<JWK> {
   const pub = { kty: privateJwk.kty, crv: privateJwk.crv, x: privateJwk.x, y: privateJwk.y };
   return { ...pub, alg: 'ES256', use: 'sig', kid: await calculateJwkThumbprint(pub) };
+}
+
+/** The public halves of the keys, as verifiers read them (public-key-store.ts). */
+export async function publicKeys(keys: SigningKeys): Promise<SigningKeys> {
+  return {
+    current: await publicJwk(keys.current),
+    ...(keys.next ? { next: await publicJwk(keys.next) } : {}),
+  };
 }
 
 export async function keyRing(keys: SigningKeys): Promise<KeyRing> {
@@ -34,8 +45,11 @@ export async function keyRing(keys: SigningKeys): Promise<KeyRing> {
     if (next.kid !== current.kid) published.push(next);
   }
   const jwks = { keys: published };
+  const signs = keys.current.d !== undefined;
   return {
-    signer: { key: (await importJWK(keys.current, 'ES256')) as CryptoKey, kid: current.kid! },
+    ...(signs
+      ? { signer: { key: (await importJWK(keys.current, 'ES256')) as CryptoKey, kid: current.kid! } }
+      : {}),
     verifier: createLocalJWKSet(jwks),
     jwks,
   };

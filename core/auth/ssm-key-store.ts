@@ -1,7 +1,8 @@
 /**
  * The signing keys as two SSM SecureStrings, `<prefix>/current` and `<prefix>/next` (AWS-managed KMS
- * key, so readers need no KMS grant). Runtime roles may only read them: creating and rotating is for
- * the deploy (custom resource) and the operator (`npm run keys`), never for a Lambda or a task.
+ * key, so readers need no KMS grant), their public halves kept in step at `<publicPrefix>/…`
+ * (public-key-store.ts) after every write. Runtime roles may only read them: creating and rotating is
+ * for the deploy (custom resource) and the operator (`npm run keys`), never for a Lambda or a task.
  */
 import {
   GetParametersCommand,
@@ -11,15 +12,22 @@ import {
 } from '@aws-sdk/client-ssm';
 import type { JWK } from 'jose';
 import { ssmClient } from '../aws';
+import { publicKeys } from './key-ring';
+import { publicKeyPrefix, SsmPublicKeyStore } from './public-key-store';
 import type { KeyStore, SigningKeys } from './signing-key';
 
 export class SsmKeyStore implements KeyStore {
   readonly createOnFirstUse = false;
 
+  private readonly publicStore: SsmPublicKeyStore;
+
   constructor(
     private readonly prefix: string,
     private readonly ssm: SSMClient = ssmClient(),
-  ) {}
+    publicPrefix = publicKeyPrefix(prefix),
+  ) {
+    this.publicStore = new SsmPublicKeyStore(publicPrefix, ssm);
+  }
 
   get location(): string {
     return `SSM ${this.prefix}/current`;
@@ -42,12 +50,17 @@ export class SsmKeyStore implements KeyStore {
   async createIfAbsent(keys: SigningKeys): Promise<SigningKeys> {
     await this.put('current', keys.current, false);
     if (keys.next) await this.put('next', keys.next, false);
-    return (await this.read())!;
+    const stored = (await this.read())!;
+    // Also run when the private keys already existed: a stack from before the public keys gets them.
+    await this.publicStore.write(await publicKeys(stored));
+    return stored;
   }
 
+  /** Private keys first: a verifier reading in between still knows the key that now signs (it was next). */
   async write(keys: SigningKeys): Promise<void> {
     await this.put('current', keys.current, true);
     if (keys.next) await this.put('next', keys.next, true);
+    await this.publicStore.write(await publicKeys(keys));
   }
 
   private async put(which: 'current' | 'next', key: JWK, overwrite: boolean): Promise<void> {

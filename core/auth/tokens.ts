@@ -77,6 +77,7 @@ export class TokenService {
     extra: Record<string, string> = {},
   ): Promise<IssuedToken> {
     const { signer } = await this.ring();
+    if (!signer) throw new Error('these signing keys are public ones: they verify tokens, never sign them');
     const now = Math.floor(this.now() / 1000);
     const exp = now + lifetimeSeconds;
     const token = await new SignJWT({

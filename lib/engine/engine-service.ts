@@ -17,6 +17,14 @@ import { Construct } from 'constructs';
 import type { FargateSize } from '../fargate-size';
 import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from '../nag-suppressions';
 
+/**
+ * How long the ALB keeps an idle connection, to CloudFront and to an engine task. The engine keeps
+ * idle keep-alive connections 65 s (ENGINE_KEEP_ALIVE_S, engine-container/host/config.ts), longer
+ * than this, so the ALB always closes first and never forwards a request on a socket the engine is
+ * closing (a 502).
+ */
+export const ALB_IDLE_TIMEOUT_S = 60;
+
 export const REPO_ROOT_EXCLUDES = [
   'node_modules',
   'cdk.out',
@@ -61,6 +69,7 @@ export class EngineService extends Construct {
       internetFacing: false,
       vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
       dropInvalidHeaderFields: true,
+      idleTimeout: Duration.seconds(ALB_IDLE_TIMEOUT_S),
     });
     this.loadBalancer.connections.allowFrom(
       ec2.Peer.ipv4(vpc.vpcCidrBlock),
@@ -119,7 +128,7 @@ export class EngineService extends Construct {
         {
           id: 'AwsSolutions-ELB2',
           reason:
-            'Internal ALB reached only through CloudFront; the engine logs every request it serves, and ALB access logs would add a bucket for the same lines',
+            'Internal ALB reached only through CloudFront, whose standard logs record every request with the viewer address (the ALB sees only CloudFront)',
         },
         {
           id: 'AwsSolutions-EC23',

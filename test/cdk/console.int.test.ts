@@ -2,9 +2,32 @@
  * The console in the stack (lib/console-site.ts): the build in a private bucket behind the playback
  * CloudFront at /console/, and CORS on each API for the console's origin (plus context consoleOrigins).
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildConsole } from '../../console/build';
 import { type Synthesised, synth } from './synth';
+
+type ViewerRequest = (event: { request: { uri: string } }) => { uri: string };
+
+/** The console behavior's viewer-request CloudFront Function, run as CloudFront would run it. */
+function consoleViewerRequest(t: Template): ViewerRequest {
+  const config = Object.values(t.findResources('AWS::CloudFront::Distribution'))[0]!.Properties
+    .DistributionConfig;
+  const console = (
+    config.CacheBehaviors as {
+      PathPattern: string;
+      FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
+    }[]
+  ).find((b) => b.PathPattern === '/console/*');
+  const association = console?.FunctionAssociations?.find((f) => f.EventType === 'viewer-request');
+  expect(association, 'a viewer-request function on /console/*').toBeDefined();
+  const [functionId] = (association!.FunctionARN as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
+  const code = t.toJSON().Resources[functionId].Properties.FunctionCode as string;
+  return new Function(`${code}\nreturn handler;`)() as ViewerRequest;
+}
 
 let template: Template;
 let prod: Synthesised;
@@ -62,5 +85,24 @@ describe('the console', () => {
       'https://ops.example.com',
     ]);
     expect(() => synth('prod', { consoleOrigins: 'http://ops.example.com' })).toThrow(/consoleOrigins/);
+  });
+
+  it.each([
+    ['/console/', '/console/index.html'],
+    ['/console/api/', '/console/api/index.html'],
+    ['/console/app.js', '/console/app.js'],
+    ['/console/api/swagger-ui.css', '/console/api/swagger-ui.css'],
+  ])('asks the bucket for %s as %s (an index document for each folder)', (uri, key) => {
+    const handler = consoleViewerRequest(template);
+    expect(handler({ request: { uri } }).uri).toBe(key);
+  });
+
+  it('builds an index document for each folder the console links to', () => {
+    const out = buildConsole(mkdtempSync(join(tmpdir(), 'onair-console-test-')));
+    try {
+      for (const key of ['index.html', 'api/index.html']) expect(existsSync(join(out, key)), key).toBe(true);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

@@ -11,7 +11,18 @@ describe('deployment settings from CDK context', () => {
       consoleOrigins: [],
       engineSize: { cpu: 1024, memoryLimitMiB: 2048 },
       workerSize: { cpu: 4096, memoryLimitMiB: 8192 },
+      apiThrottle: { rateLimit: 50, burstLimit: 100 },
     });
+  });
+
+  it('throttles prod APIs ten times higher than test, and takes other limits from context', () => {
+    expect(stackConfig('prod', () => undefined).apiThrottle).toEqual({ rateLimit: 500, burstLimit: 1000 });
+    expect(config({ apiRateLimit: '20', apiBurstLimit: 40 }).apiThrottle).toEqual({
+      rateLimit: 20,
+      burstLimit: 40,
+    });
+    expect(() => config({ apiRateLimit: '0' })).toThrow(/apiRateLimit/);
+    expect(() => config({ apiBurstLimit: 'lots' })).toThrow(/apiBurstLimit/);
   });
 
   it('reads AutoABR buckets from a comma-separated string or a cdk.json list', () => {

@@ -35,7 +35,7 @@ describe('the onair stack', () => {
     test = synth('test');
     prod = synth('prod', PROD_CONTEXT);
     template = test.template;
-  });
+  }, 300_000);
 
   describe('state', () => {
     it.each(Object.values(tables) as TableDef[])(
@@ -140,12 +140,12 @@ describe('the onair stack', () => {
   });
 
   describe('AutoABR auth', () => {
-    it('runs the AutoABR API with AUTOABR_REQUIRE_AUTH and the signing keys', () => {
+    it('runs the AutoABR API with AUTOABR_REQUIRE_AUTH and the public signing keys', () => {
       template.hasResourceProperties('AWS::Lambda::Function', {
         Environment: {
           Variables: Match.objectLike({
             AUTOABR_REQUIRE_AUTH: 'true',
-            JWT_KEY_PARAMETER: '/onair/test/jwt-signing-key',
+            JWT_PUBLIC_KEY_PARAMETER: '/onair/test/jwt-public-keys',
           }),
         },
       });
@@ -162,7 +162,7 @@ describe('the onair stack', () => {
       expect(writers.map((s) => s.policy)).toEqual([expect.stringMatching(/^SigningKeysCreate/)]);
     });
 
-    it('lets the channel, schedule and AutoABR APIs and the engine read the keys', () => {
+    it('lets the channel, schedule and AutoABR APIs and the engine read keys (private or public: deployment-doors)', () => {
       const readers = statements(template).filter((s) => actionsOf(s).includes('ssm:GetParameters'));
       expect(readers.map((s) => s.policy).sort()).toEqual([
         expect.stringMatching(/^AutoabrServiceHandler/),
@@ -337,7 +337,8 @@ describe('the onair stack', () => {
   describe('alarms', () => {
     it('alarms on each API, unhealthy engine targets, each dead-letter queue and failed AutoABR jobs', () => {
       const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-      expect(alarms).toHaveLength(3 + 1 + 2 + 1);
+      // … and (deployment-doors.int.test.ts) playback 5xx, no engine running, 3 scheduled functions.
+      expect(alarms).toHaveLength(3 + 1 + 2 + 1 + 1 + 1 + 3);
       for (const alarm of alarms)
         expect(alarm.Properties.AlarmActions).toEqual([{ Ref: expect.stringMatching(/^AlarmsTopic/) }]);
     });

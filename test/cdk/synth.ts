@@ -14,6 +14,8 @@ export interface Synthesised {
   nagFindings: string[];
   /** The Docker image assets' sources (Dockerfile, platform). */
   dockerImages: { dockerFile?: string; platform?: string }[];
+  /** Whether CloudFormation refuses to delete the stack. */
+  terminationProtection: boolean;
 }
 
 export function synth(stage: 'test' | 'prod', context: Record<string, string> = {}): Synthesised {
@@ -33,7 +35,7 @@ export function synth(stage: 'test' | 'prod', context: Record<string, string> = 
     .synth()
     .artifacts.find((a): a is cxapi.AssetManifestArtifact => a instanceof cxapi.AssetManifestArtifact);
   const dockerImages = Object.values(manifest?.contents.dockerImages ?? {}).map((d) => d.source);
-  return { template, nagFindings, dockerImages };
+  return { template, nagFindings, dockerImages, terminationProtection: stack.terminationProtection };
 }
 
 type WithMetadata = { Metadata?: { cdk_nag?: { rules_to_suppress?: { id: string; reason: string }[] } } };
