@@ -1,9 +1,9 @@
 /**
  * Fargate accepts only certain CPU/memory pairs; an invalid pair would fail the deploy late (at the
  * task definition, after the images are built and pushed). Checked at synth instead, against the one
- * table (core/fargate-sizes.ts) the AutoABR API checks worker sizes against too.
+ * table (core/fargate/sizes.ts) the AutoABR API checks worker sizes against too.
  */
-import { fargateSizeProblem } from '../core/fargate-sizes';
+import { fargateSizeProblem } from '../core/fargate/sizes';
 
 export interface FargateSize {
   /** CPU units (1024 = 1 vCPU). */

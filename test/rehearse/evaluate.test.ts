@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AwsCall } from '../../scripts/rehearse/iam/calls';
 import { defaultLookup } from '../../scripts/rehearse/iam/default-lookup';
-import { executionRoleCalls } from '../../scripts/rehearse/iam/ecs-execution-calls';
+import { executionRoleCalls } from '../../scripts/rehearse/iam/derived/ecs-execution-calls';
+import { lambdaServiceCalls } from '../../scripts/rehearse/iam/derived/lambda-service-calls';
 import { evaluateCalls } from '../../scripts/rehearse/iam/evaluate';
-import { lambdaServiceCalls } from '../../scripts/rehearse/iam/lambda-service-calls';
+import type { AwsCall } from '../../scripts/rehearse/iam/record/calls';
 import { idStartingWith, smallApp } from './support/small-app';
 
 describe('evaluating recorded calls against the synthesized policies', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENV } from '../../scripts/rehearse/iam/aws-env';
-import { extractEcs } from '../../scripts/rehearse/iam/extract/ecs';
+import { DEFAULT_ENV } from '../../scripts/rehearse/iam/record/aws-env';
+import { extractEcs } from '../../scripts/rehearse/iam/record/extract/ecs';
 
 const extract = (operation: string, input: unknown) =>
   extractEcs(

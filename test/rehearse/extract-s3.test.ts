@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENV } from '../../scripts/rehearse/iam/aws-env';
-import { extractS3 } from '../../scripts/rehearse/iam/extract/s3';
+import { DEFAULT_ENV } from '../../scripts/rehearse/iam/record/aws-env';
+import { extractS3 } from '../../scripts/rehearse/iam/record/extract/s3';
 
 const request = (method: string, url: string, headers: Record<string, string> = {}) => {
   const parsed = new URL(url, 'http://s3');

@@ -2,7 +2,7 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
-import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/recorder';
+import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/record/recorder';
 import { signedAs } from './support/client-config';
 
 describe('the recording proxy in front of DynamoDB Local', () => {

@@ -6,7 +6,7 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/recorder';
+import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/record/recorder';
 import { type AwsTarget, startAwsTarget } from './support/aws-target';
 import { signedAs } from './support/client-config';
 

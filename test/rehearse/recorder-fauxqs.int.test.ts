@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fauxqs, startFauxqs } from '../../local/fauxqs';
-import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/recorder';
+import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/record/recorder';
 import { signedAs } from './support/client-config';
 
 describe('the recording proxy in front of the S3 and SQS stand-in the rehearsal uses (fauxqs)', () => {

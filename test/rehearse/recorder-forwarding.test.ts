@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startRecordingProxy } from '../../scripts/rehearse/iam/recorder';
+import { startRecordingProxy } from '../../scripts/rehearse/iam/record/recorder';
 
 const signed = (principal: string) => ({
   authorization: `AWS4-HMAC-SHA256 Credential=${principal}/20261126/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,

@@ -1,6 +1,6 @@
 import { DeleteMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/recorder';
+import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/record/recorder';
 import { type AwsTarget, startAwsTarget } from './support/aws-target';
 import { signedAs } from './support/client-config';
 

@@ -1,7 +1,7 @@
 import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
 import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/recorder';
+import { type RecordingProxy, startRecordingProxy } from '../../scripts/rehearse/iam/record/recorder';
 import { type AwsTarget, startAwsTarget } from './support/aws-target';
 import { signedAs } from './support/client-config';
 

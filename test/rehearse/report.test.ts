@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AwsCall } from '../../scripts/rehearse/iam/calls';
 import { formatReport } from '../../scripts/rehearse/iam/format-report';
 import type { RolePrincipal } from '../../scripts/rehearse/iam/principals';
+import type { AwsCall } from '../../scripts/rehearse/iam/record/calls';
 import { buildReport, type CheckedCall } from '../../scripts/rehearse/iam/report';
 
 const TABLE = 'arn:aws:dynamodb:us-east-1:123456789012:table/jobs';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AwsCall } from '../../scripts/rehearse/iam/calls';
 import { defaultLookup } from '../../scripts/rehearse/iam/default-lookup';
 import { evaluateCalls } from '../../scripts/rehearse/iam/evaluate';
 import { statementsOf } from '../../scripts/rehearse/iam/policy';
 import { rolesOf } from '../../scripts/rehearse/iam/principals';
+import type { AwsCall } from '../../scripts/rehearse/iam/record/calls';
 import { resourcePoliciesOf } from '../../scripts/rehearse/iam/resource-policies';
 import { type CfnTemplate, resourcesOfType } from '../../scripts/rehearse/iam/template';
 import { synth } from '../cdk/synth';

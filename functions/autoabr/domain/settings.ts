@@ -4,7 +4,7 @@
  * Both are strict: a misspelt field is an error, not a silently ignored option.
  */
 import { z } from 'zod';
-import { FARGATE_CPUS, fargateSizeProblem, leastFargateMemory } from '../../../core/fargate-sizes';
+import { FARGATE_CPUS, fargateSizeProblem, leastFargateMemory } from '../../../core/fargate/sizes';
 
 const X26X_PRESETS = [
   'ultrafast',
@@ -55,7 +55,7 @@ export const encodingSettingsSchema = z
 export type EncodingSettings = z.infer<typeof encodingSettingsSchema>;
 
 /**
- * The worker task's size on Fargate: a pair Fargate accepts (core/fargate-sizes.ts), else ECS would
+ * The worker task's size on Fargate: a pair Fargate accepts (core/fargate/sizes.ts), else ECS would
  * refuse every attempt of the job. Memory left out is the least Fargate takes with the CPU.
  */
 const taskSizeSchema = z

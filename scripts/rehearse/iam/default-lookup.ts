@@ -5,8 +5,8 @@
  * single values outright (e.g. a queue's Ref by the local queue's URL, its ARN kept).
  */
 import { createHash } from 'node:crypto';
-import { type AwsEnv, arnOf, awsEnv } from './aws-env';
-import { detectEnv } from './detect-env';
+import { type AwsEnv, arnOf, awsEnv } from './record/aws-env';
+import { detectEnv } from './record/detect-env';
 import { type CfnResource, type CfnTemplate, type PhysicalLookup, resolveString } from './template';
 
 /** Account and region default to those the template names literally (detect-env.ts), else DEFAULT_ENV's. */

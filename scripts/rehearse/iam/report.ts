@@ -4,9 +4,10 @@
  * actions of each Allow statement, wildcards expanded against the simulator's action list, and the
  * resources no used action touched) — what to cut.
  */
-import type { AwsCall } from './calls';
+
 import { asList, statementsOf, wildcardMatch } from './policy';
 import type { RolePrincipal, RoleUse } from './principals';
+import type { AwsCall } from './record/calls';
 import type { Decision } from './simulate';
 
 /** One recorded call's authorization on one resource, with the simulator's decision. */

@@ -4,9 +4,9 @@
  * request over TLS (aws:SecureTransport=true: SDK calls to AWS always are).
  */
 import { runSimulation } from '@cloud-copilot/iam-simulate';
-import type { AwsEnv } from './aws-env';
 import type { PolicyDocument } from './policy';
 import type { IdentityPolicy } from './principals';
+import type { AwsEnv } from './record/aws-env';
 
 export type Decision = 'Allowed' | 'ImplicitlyDenied' | 'ExplicitlyDenied' | 'Error';
 

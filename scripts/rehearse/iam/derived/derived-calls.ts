@@ -2,8 +2,8 @@
  * Authorizations AWS checks that no request to the stand-ins shows: the iam:PassRole of the roles a
  * task definition names when a task is started (RunTask passes them to ECS).
  */
-import type { AwsCall } from './calls';
-import { type CfnTemplate, type PhysicalLookup, resolveString, resourcesOfType } from './template';
+import type { AwsCall } from '../record/calls';
+import { type CfnTemplate, type PhysicalLookup, resolveString, resourcesOfType } from '../template';
 
 /** The iam:PassRole each recorded RunTask/StartTask implies for its task definition's roles. */
 export function passRoleCalls(template: CfnTemplate, lookup: PhysicalLookup, calls: AwsCall[]): AwsCall[] {

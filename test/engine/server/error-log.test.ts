@@ -4,9 +4,9 @@
  * answered 200 are not logged (thousands a second).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../engine-container/src/engine';
-import { fakeWorld, startNewsEngine } from './helpers/engine-fixtures';
-import { type CapturedLog, captureLogLines } from './helpers/log-lines';
+import type { Engine } from '../../../engine-container/src/engine';
+import { fakeWorld, startNewsEngine } from '../helpers/engine-fixtures';
+import { type CapturedLog, captureLogLines } from '../helpers/log-lines';
 
 let engine: Engine;
 let base: string;

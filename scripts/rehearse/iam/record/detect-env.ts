@@ -4,8 +4,9 @@
  * `arn:${Partition}:ssm:eu-west-1:111111111111:parameter/...`). The lookup must use the same, or
  * every ARN it derives would miss the policies' literal ones.
  */
+
+import type { CfnTemplate } from '../template';
 import type { AwsEnv } from './aws-env';
-import type { CfnTemplate } from './template';
 
 const ARN_ENV = /:[a-z0-9-]+:([a-z]{2}(?:-[a-z]+)+-\d):(?:(\d{12}):)?/g;
 

@@ -4,10 +4,10 @@
  * queue, a DynamoDB stream). No request to the stand-ins shows these; the rehearsal adds them for
  * every function it runs.
  */
-import { type AwsEnv, arnOf } from './aws-env';
-import type { AwsCall } from './calls';
-import { roleIdOfArn } from './role-of-arn';
-import { type CfnTemplate, type PhysicalLookup, resolveString, resourcesOfType } from './template';
+import { type AwsEnv, arnOf } from '../record/aws-env';
+import type { AwsCall } from '../record/calls';
+import { roleIdOfArn } from '../role-of-arn';
+import { type CfnTemplate, type PhysicalLookup, resolveString, resourcesOfType } from '../template';
 
 const SQS_POLLING = ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
 const STREAM_POLLING = [

@@ -3,10 +3,10 @@
  * ECR, reads the container's secrets, creates its log stream and writes to it. No request to the
  * stand-ins shows these; the rehearsal adds them for every task it starts.
  */
-import { type AwsEnv, arnOf } from './aws-env';
-import type { AwsCall } from './calls';
-import { roleIdOfArn } from './role-of-arn';
-import { type CfnTemplate, type PhysicalLookup, resolve, resolveString } from './template';
+import { type AwsEnv, arnOf } from '../record/aws-env';
+import type { AwsCall } from '../record/calls';
+import { roleIdOfArn } from '../role-of-arn';
+import { type CfnTemplate, type PhysicalLookup, resolve, resolveString } from '../template';
 
 /** The calls of one task of `taskDefinitionId`, signed by its execution role's logical id. */
 export function executionRoleCalls(

@@ -4,9 +4,9 @@
  * outcome) so an operator can tell who reset a channel; the key never is.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../engine-container/src/engine';
-import { fakeWorld, startNewsEngine } from './helpers/engine-fixtures';
-import { type CapturedLog, captureLogLines } from './helpers/log-lines';
+import type { Engine } from '../../../engine-container/src/engine';
+import { fakeWorld, startNewsEngine } from '../helpers/engine-fixtures';
+import { type CapturedLog, captureLogLines } from '../helpers/log-lines';
 
 const world = fakeWorld();
 let keyless: { engine: Engine; base: string };

@@ -5,10 +5,10 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../core/wait-for';
-import { ENGINE_KEEP_ALIVE_S, engineHostConfigFromEnv } from '../../engine-container/host/config';
-import type { Engine } from '../../engine-container/src/engine';
-import { fakeWorld, startNewsEngine } from './helpers/engine-fixtures';
+import { waitFor } from '../../../core/wait-for';
+import { ENGINE_KEEP_ALIVE_S, engineHostConfigFromEnv } from '../../../engine-container/host/config';
+import type { Engine } from '../../../engine-container/src/engine';
+import { fakeWorld, startNewsEngine } from '../helpers/engine-fixtures';
 
 const ALB_IDLE_TIMEOUT_S = 60;
 /** Node's default keep-alive (5 s), plus the 1 s Node 20 waits beyond it before it closes a socket. */

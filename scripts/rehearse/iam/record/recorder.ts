@@ -14,8 +14,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { type AwsEnv, awsEnv } from './aws-env';
 import { type AwsCall, type AwsService, ENDPOINT_VARIABLE } from './calls';
-import { EXTRACTORS, needsBody } from './extract';
 import { unreadable } from './extract/extracted';
+import { EXTRACTORS, needsBody } from './extract/index';
 import { principalOf, type RawRequest } from './extract/request';
 
 export interface RecordingProxyOptions {
