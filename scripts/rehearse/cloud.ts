@@ -5,18 +5,21 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { startFauxqs } from '../../local/fauxqs';
-import {
-  defaultLookup,
-  type Overrides,
-  type PhysicalLookup,
-  type Template,
-  withOverrides,
-} from './interim-lookup';
+import { defaultLookup, withOverrides } from './iam/default-lookup';
+import type { CfnResource, CfnTemplate, PhysicalLookup } from './iam/template';
 import { provisionFromTemplate } from './provision-template';
 import type { JsonService } from './stand-ins/json-service';
 import { generatePassword, startSecretsManager } from './stand-ins/secrets-manager';
 import { startSsm } from './stand-ins/ssm';
 import type { Steps } from './steps';
+
+/** A template as the rehearsal reads it: with each resource's Metadata (the asset path of a bundle). */
+export interface RehearsedTemplate extends CfnTemplate {
+  Resources: Record<string, CfnResource & { Metadata?: Record<string, unknown> }>;
+}
+
+/** Physical values the local cloud decided (a queue's URL, an API's URL), by logical id. */
+export type Overrides = Record<string, { ref?: string; attrs?: Record<string, string> }>;
 
 export interface RehearsalCloud {
   account: string;
@@ -32,18 +35,16 @@ export interface RehearsalCloud {
   operatorSsm(): SSMClient;
 }
 
-export async function startRehearsalCloud(template: Template, steps: Steps): Promise<RehearsalCloud> {
-  const account = '000000000000';
-  const region = 'us-east-1';
+export async function startRehearsalCloud(template: RehearsedTemplate, steps: Steps): Promise<RehearsalCloud> {
   const [ddb, fauxqs] = await Promise.all([startDynamoDbLocal(), startFauxqs()]);
   steps.cleanup('DynamoDB Local', () => ddb.stop());
   steps.cleanup('fauxqs', () => fauxqs.stop());
-  const base = defaultLookup(template, { account, region });
+  const base = defaultLookup(template);
+  const { account, region } = base.env;
   const overrides: Overrides = await provisionFromTemplate(
     template,
     { dynamodb: ddb.endpoint, s3: fauxqs.endpoint, sqs: fauxqs.endpoint },
     base,
-    { account, region },
   );
   const secrets = new Map<string, string>();
   for (const [id, r] of Object.entries(template.Resources)) {

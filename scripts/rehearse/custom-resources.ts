@@ -2,8 +2,8 @@
  * The template's custom resources whose provider framework fronts one of our functions: the rehearsal
  * sends that function the Create event the framework would, with the resolved properties.
  */
-import type { PhysicalLookup, Template } from './interim-lookup';
-import { resolve } from './interim-lookup';
+import type { RehearsedTemplate as Template } from './cloud';
+import { type PhysicalLookup, resolve } from './iam/template';
 
 export interface CustomResourceCall {
   resourceId: string;

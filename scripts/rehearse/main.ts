@@ -12,7 +12,7 @@ import { logDirFor, startFunctions } from './lambda/fleet-of-functions';
 import { lambdaFunctions } from './lambda/functions';
 import { errorText, Steps } from './steps';
 import { REHEARSAL_DIR, synth } from './synth';
-import { loadTemplate } from './template';
+import { loadTemplate } from './iam/template';
 
 const steps = new Steps();
 

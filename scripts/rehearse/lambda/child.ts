@@ -18,7 +18,7 @@ export type FromChild =
   | { type: 'result'; id: number; result?: unknown; error?: string }
   | { type: 'handlerError'; error: string };
 
-const [name, bundleDir, handlerSpec, mode] = process.argv.slice(2);
+const [name = '', bundleDir = '', handlerSpec = '', mode = 'invoke'] = process.argv.slice(2);
 const send = (message: FromChild) => process.send?.(message);
 
 async function loadHandler(): Promise<(event: unknown, context: unknown) => Promise<unknown>> {

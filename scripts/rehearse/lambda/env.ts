@@ -3,7 +3,7 @@
  * plus the few variables that stand in for the AWS runtime (region, endpoints to the recording proxy, its
  * role as the access key id so every call names its principal) and the rehearsal's listed overrides.
  */
-import { type PhysicalLookup, resolveString } from '../interim-lookup';
+import { type PhysicalLookup, resolveString } from '../iam/template';
 
 export interface RuntimeSettings {
   region: string;

@@ -4,7 +4,8 @@
  * the functions invoked by schedules, queues and custom resources.
  */
 import { join } from 'node:path';
-import type { Overrides, PhysicalLookup } from '../interim-lookup';
+import type { Overrides } from '../cloud';
+import type { PhysicalLookup } from '../iam/template';
 import type { Steps } from '../steps';
 import { type RuntimeSettings, runtimeEnv } from './env';
 import type { LambdaFunction } from './functions';

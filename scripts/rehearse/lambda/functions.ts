@@ -4,7 +4,7 @@
  * custom resource). CDK's own framework functions are listed as skipped, with why.
  */
 import { join } from 'node:path';
-import type { Template } from '../interim-lookup';
+import type { RehearsedTemplate as Template } from '../cloud';
 
 export interface LambdaFunction {
   id: string;
