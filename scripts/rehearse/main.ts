@@ -4,35 +4,64 @@
  * exits non-zero; everything started is stopped, whatever happened.
  */
 import { rmSync } from 'node:fs';
+import { ENGINE_IMAGE, WORKER_IMAGE } from '../images/image-names';
+import { imageExistsSync } from '../images/podman';
 import { startRehearsalCloud } from './cloud';
 import { customResourceCreates } from './custom-resources';
-import { walkThrough } from './journeys/walk-through';
+import { fetchSecretAs } from './ecs-secrets';
+import { loadTemplate } from './iam/template';
+import { candidatePort } from './free-port';
+import { autoabrJourney } from './journeys/autoabr';
+import { keepAliveSurvivesIdle } from './journeys/keep-alive';
+import { scheduleJourney } from './journeys/schedule';
+import { playsInFfmpeg, playsInHlsJs } from './journeys/play-channel';
+import { createTrialChannel, listAndDelete } from './journeys/walk-through';
 import type { RuntimeSettings } from './lambda/env';
 import { logDirFor, startFunctions } from './lambda/fleet-of-functions';
 import { lambdaFunctions } from './lambda/functions';
+import { REHEARSAL_TICK_MS, startTriggers } from './lambda/triggers';
+import { startEcs } from './stand-ins/ecs';
 import { errorText, Steps } from './steps';
 import { REHEARSAL_DIR, synth } from './synth';
-import { loadTemplate } from './iam/template';
+import { runTask, taskDefinition } from './tasks';
+import { waitFor } from '../../core/wait-for';
+import { SsmKeyStore } from '../../core/auth/ssm-key-store';
+import { issueOperatorToken } from '../../functions/channel/operator-token';
 
 const steps = new Steps();
+const notes: string[] = [];
 
 async function main(): Promise<void> {
+  for (const image of [ENGINE_IMAGE, WORKER_IMAGE])
+    if (!imageExistsSync(image)) throw new Error(`no image ${image}: run npm run images first`);
   const test = await steps.run('synth the test stage', () => synth('test'));
-  await steps.run('synth the prod stage', () => synth('prod'));
+  // The prod stage synthesizes while the test stage is rehearsed; it is awaited before its own check.
+  const prodStarted = Date.now();
+  const prodSynth = synth('prod').then((s) => ({ ...s, ms: Date.now() - prodStarted }));
+  prodSynth.catch(() => undefined);
   const template = loadTemplate(test.templatePath);
   const { functions, skipped } = lambdaFunctions(template, test.outDir);
-  for (const s of skipped) process.stdout.write(`  skipped ${s.id}: ${s.why}\n`);
+  for (const s of skipped) notes.push(`skipped ${s.id}: ${s.why}`);
 
-  const cloud = await steps.run(
-    'local cloud from the template (tables, queues, buckets, SSM, Secrets Manager)',
-    () => startRehearsalCloud(template, steps),
+  const cloud = await steps.run('local cloud from the template (tables, queues, buckets, SSM, Secrets Manager)', () =>
+    startRehearsalCloud(template, steps),
   );
+  const enginePort = await candidatePort();
+  const engineUrl = `http://127.0.0.1:${enginePort}`;
   const overrides: RuntimeSettings['overrides'] = {
     ALLOW_PRIVATE_URLS: {
       value: 'true',
-      why: "the rehearsal's origins (VODs, feeds, live source, the engine itself) are on loopback, which every deployment refuses",
+      why: "the rehearsal's origins (VODs, feeds, the live source, the engine itself) are on loopback, which every deployment refuses",
     },
   };
+  const engineOverrides: RuntimeSettings['overrides'] = {
+    port: { value: String(enginePort), why: 'a free port on the shared host network (the task definition says 8000)' },
+    ENGINE_SLATE_URI: {
+      value: `${engineUrl}/slate/master.m3u8`,
+      why: 'the template points it at the CloudFront distribution, which the rehearsal does not have: the engine serves its own slate',
+    },
+  };
+  const ecsEndpoint: { url?: string } = {};
   const settings: RuntimeSettings = {
     region: cloud.region,
     endpoints: {
@@ -44,6 +73,30 @@ async function main(): Promise<void> {
     },
     overrides,
   };
+  const fetchSecret = (id: string, principal: string) =>
+    fetchSecretAs(settings.endpoints.AWS_ENDPOINT_URL_SECRETS_MANAGER!, id, principal, cloud.region);
+  const taskDefs = Object.entries(template.Resources)
+    .filter(([, r]) => r.Type === 'AWS::ECS::TaskDefinition')
+    .map(([id]) => taskDefinition(template, id));
+  const imageOf = (id: string) => (id.startsWith('Autoabr') ? WORKER_IMAGE : ENGINE_IMAGE);
+  const ecs = await steps.run('ECS stand-in (RunTask → podman run of the worker image)', async () => {
+    const service = await startEcs({
+      account: cloud.account,
+      region: cloud.region,
+      launch: async (taskDefinitionArn, command) => {
+        const def = taskDefs.find((d) => cloud.lookup().ref(d.id) === taskDefinitionArn);
+        if (!def) throw new Error(`RunTask of an unknown task definition ${taskDefinitionArn}`);
+        const task = await runTask({ image: imageOf(def.id), def, lookup: cloud.lookup(), settings, fetchSecret, command });
+        steps.cleanup(`task ${task.name}`, () => task.stop());
+        return task;
+      },
+    });
+    steps.cleanup('ECS stand-in', () => service.close());
+    return service;
+  });
+  ecsEndpoint.url = ecs.url;
+  settings.endpoints.AWS_ENDPOINT_URL_ECS = ecs.url;
+
   rmSync(logDirFor(REHEARSAL_DIR, 'test'), { recursive: true, force: true });
   const running = await steps.run(`start ${functions.length} functions from their bundles`, () =>
     startFunctions({
@@ -62,15 +115,114 @@ async function main(): Promise<void> {
       await fn.invoke(call.event);
     }
   });
+  const triggers = startTriggers({
+    functions,
+    running: running.byId,
+    lookup: cloud.lookup(),
+    account: cloud.account,
+    region: cloud.region,
+    sqsEndpoint: settings.endpoints.AWS_ENDPOINT_URL_SQS!,
+  });
+  steps.cleanup('schedules and queue pollers', () => triggers.stop());
+  notes.push(`EventBridge rate() rules fire every ${REHEARSAL_TICK_MS / 1000} s in the rehearsal (faster than deployed)`);
+
+  const engineDef = taskDefs.find((d) => imageOf(d.id) === ENGINE_IMAGE);
+  if (!engineDef) throw new Error('no engine task definition in the template');
+  const engine = await steps.run('engine container with its task definition (environment, secrets)', async () => {
+    const task = await runTask({
+      image: ENGINE_IMAGE,
+      def: engineDef,
+      lookup: cloud.lookup(),
+      settings: { ...settings, overrides: { ...overrides, ...engineOverrides } },
+      fetchSecret,
+    });
+    steps.cleanup(`engine ${task.name}`, () => task.stop());
+    await waitFor(
+      async () => (await fetch(`${engineUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok,
+      Boolean,
+      { timeoutMs: 60_000, what: `the engine container answering ${engineUrl}/health` },
+    ).catch(async (err) => {
+      throw new Error(`${errorText(err)}\n${(await task.logs()).slice(-3000)}`);
+    });
+    return task;
+  });
+
   const api = (idPrefix: string) => {
     const entry = [...running.apiUrls].find(([id]) => id.startsWith(idPrefix));
     if (!entry) throw new Error(`no API ${idPrefix}* in the template`);
     return entry[1];
   };
-  await walkThrough({ steps, channelApi: api('ChannelService'), engineUrl: 'http://127.0.0.1:1' });
-  const errors = running.handlerErrors();
-  if (errors.length)
-    throw new Error(`handler errors: ${errors.map((e) => `${e.id}: ${e.error}`).join('\n')}`);
+  // (d) runs beside the other journeys: its 61 s idle costs no wall time.
+  const keepAlive = keepAliveSurvivesIdle(engineUrl);
+  keepAlive.catch(() => undefined);
+
+  const channelApi = api('ChannelService');
+  const walk = await createTrialChannel({ steps, channelApi, engineUrl });
+  const master = `${engineUrl}/channels/${walk.channel.name}/master.m3u8`;
+  await steps.run('walk-through: the channel plays through the engine container in hls.js (Chromium)', async () => {
+    notes.push(await playsInHlsJs(master));
+  });
+  await steps.run('walk-through: and in ffmpeg', async () => {
+    notes.push(await playsInFfmpeg(master));
+  });
+  await listAndDelete({ steps, channelApi, walk });
+
+  // (c) beside (b): the worker's encodes and the schedule's waits overlap.
+  const autoabrFn = functions.find((f) => f.apis.some((a) => a.startsWith('AutoabrService')));
+  const keyPrefix = autoabrFn && running.envs.get(autoabrFn.id)?.JWT_KEY_PARAMETER;
+  if (!keyPrefix) throw new Error('the AutoABR API function has no JWT_KEY_PARAMETER');
+  const operator = await steps.run('an operator token with the autoabr scope, signed with the key in SSM', () =>
+    issueOperatorToken(
+      { tenant: 'rehearsal', maxChannels: 10, env: 'test', days: 1, autoabr: true },
+      new SsmKeyStore(keyPrefix, cloud.operatorSsm()),
+    ),
+  );
+  const bucketId = Object.keys(template.Resources).find((id) => id.startsWith('StateBucketautoabr'));
+  if (!bucketId) throw new Error('no AutoABR bucket in the template');
+  const dispatcherId = functions.find((f) => f.id.startsWith('AutoabrServiceDispatcher'))?.id;
+  const autoabr = autoabrJourney({
+    steps,
+    autoabrApi: api('AutoabrService'),
+    token: operator.token,
+    bucket: cloud.lookup().ref(bucketId),
+    s3Endpoint: settings.endpoints.AWS_ENDPOINT_URL_S3!,
+    region: cloud.region,
+    notes,
+  });
+  autoabr.catch(() => undefined);
+  const schedulerId = functions.find((f) => f.id.startsWith('ScheduleServiceAutoScheduler'))?.id;
+  if (!schedulerId || !dispatcherId) throw new Error('no auto-scheduler or AutoABR dispatcher in the template');
+  await scheduleJourney({
+    steps,
+    scheduleApi: api('ScheduleService'),
+    engineUrl,
+    token: walk.token,
+    runAutoScheduler: () => triggers.tickNow(schedulerId),
+    notes,
+  });
+  await autoabr;
+
+  await steps.run('keep-alive: a connection idle 61 s is still served by the engine', async () => {
+    notes.push(await keepAlive);
+  });
+  await steps.run('no handler errors, no call to an action the stand-ins lack', async () => {
+    const errors = running.handlerErrors();
+    const unknown = [...cloud.standIns, ecs].flatMap((s) => s.unknown);
+    if (errors.length || unknown.length)
+      throw new Error(
+        [...errors.map((e) => `${e.id}: ${e.error}`), ...unknown.map((u) => `not rehearsed: ${u}`)].join('\n'),
+      );
+  });
+  void engine;
+  const prod = await steps.run('synth the prod stage (ran beside the test rehearsal)', () => prodSynth);
+  notes.push(`prod synth took ${(prod.ms / 1000).toFixed(0)} s`);
+  notes.push(`fleet dispatcher's service updates: ${JSON.stringify(ecs.serviceUpdates)}`);
+  notes.push(`invocations: ${JSON.stringify(Object.fromEntries(triggers.counts))}`);
+  notes.push(
+    `overrides beyond the template: ${Object.entries({ ...overrides, ...engineOverrides })
+      .map(([k, v]) => `${k}=${v.value} (${v.why})`)
+      .join('; ')}`,
+  );
 }
 
 let failed = false;
@@ -82,8 +234,7 @@ try {
 } finally {
   await steps.stopAll();
 }
+for (const note of notes) process.stdout.write(`  · ${note}\n`);
 const total = steps.results.reduce((sum, r) => sum + r.ms, 0);
-process.stdout.write(
-  `\n${failed ? 'FAILED' : 'PASSED'}: ${steps.results.length} steps, ${(total / 1000).toFixed(0)} s\n`,
-);
+process.stdout.write(`\n${failed ? 'FAILED' : 'PASSED'}: ${steps.results.length} steps, ${(total / 1000).toFixed(0)} s\n`);
 process.exit(failed ? 1 : 0);
