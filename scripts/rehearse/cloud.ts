@@ -5,6 +5,7 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { startFauxqs } from '../../local/fauxqs';
+import type { AwsEnv } from './iam/aws-env';
 import { defaultLookup, withOverrides } from './iam/default-lookup';
 import type { CfnResource, CfnTemplate, PhysicalLookup } from './iam/template';
 import { provisionFromTemplate } from './provision-template';
@@ -22,6 +23,7 @@ export interface RehearsedTemplate extends CfnTemplate {
 export type Overrides = Record<string, { ref?: string; attrs?: Record<string, string> }>;
 
 export interface RehearsalCloud {
+  env: AwsEnv;
   account: string;
   region: string;
   /** Where each service really is (the recording proxy forwards here). */
@@ -57,6 +59,7 @@ export async function startRehearsalCloud(template: RehearsedTemplate, steps: St
   const secretsManager = await startSecretsManager(secrets);
   steps.cleanup('Secrets Manager stand-in', () => secretsManager.close());
   return {
+    env: base.env,
     account,
     region,
     services: {

@@ -8,8 +8,9 @@ import { ENGINE_IMAGE, WORKER_IMAGE } from '../images/image-names';
 import { imageExistsSync } from '../images/podman';
 import { startRehearsalCloud } from './cloud';
 import { customResourceCreates } from './custom-resources';
+import { rehearseProdApis } from './prod-stage';
 import { fetchSecretAs } from './ecs-secrets';
-import { loadTemplate } from './iam/template';
+import { evaluateCalls, executionRoleCalls, formatReport, loadTemplate, startRecordingProxy } from './iam';
 import { candidatePort } from './free-port';
 import { autoabrJourney } from './journeys/autoabr';
 import { keepAliveSurvivesIdle } from './journeys/keep-alive';
@@ -30,6 +31,8 @@ import { issueOperatorToken } from '../../functions/channel/operator-token';
 
 const steps = new Steps();
 const notes: string[] = [];
+let iamReport = '';
+let prodIamReport = '';
 
 async function main(): Promise<void> {
   for (const image of [ENGINE_IMAGE, WORKER_IMAGE])
@@ -61,24 +64,15 @@ async function main(): Promise<void> {
       why: 'the template points it at the CloudFront distribution, which the rehearsal does not have: the engine serves its own slate',
     },
   };
-  const ecsEndpoint: { url?: string } = {};
-  const settings: RuntimeSettings = {
-    region: cloud.region,
-    endpoints: {
-      AWS_ENDPOINT_URL_DYNAMODB: cloud.services.dynamodb,
-      AWS_ENDPOINT_URL_S3: cloud.services.s3,
-      AWS_ENDPOINT_URL_SQS: cloud.services.sqs,
-      AWS_ENDPOINT_URL_SSM: cloud.services.ssm,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: cloud.services.secretsmanager,
-    },
-    overrides,
-  };
-  const fetchSecret = (id: string, principal: string) =>
-    fetchSecretAs(settings.endpoints.AWS_ENDPOINT_URL_SECRETS_MANAGER!, id, principal, cloud.region);
+  const settings: RuntimeSettings = { region: cloud.region, endpoints: {}, overrides };
+  // The tasks started (engine, workers): what ECS did as each one's execution role is judged too.
+  const startedTasks: string[] = [];
   const taskDefs = Object.entries(template.Resources)
     .filter(([, r]) => r.Type === 'AWS::ECS::TaskDefinition')
     .map(([id]) => taskDefinition(template, id));
   const imageOf = (id: string) => (id.startsWith('Autoabr') ? WORKER_IMAGE : ENGINE_IMAGE);
+  const fetchSecret = (id: string, principal: string) =>
+    fetchSecretAs(settings.endpoints.AWS_ENDPOINT_URL_SECRETS_MANAGER!, id, principal, cloud.region);
   const ecs = await steps.run('ECS stand-in (RunTask → podman run of the worker image)', async () => {
     const service = await startEcs({
       account: cloud.account,
@@ -87,6 +81,7 @@ async function main(): Promise<void> {
         const def = taskDefs.find((d) => cloud.lookup().ref(d.id) === taskDefinitionArn);
         if (!def) throw new Error(`RunTask of an unknown task definition ${taskDefinitionArn}`);
         const task = await runTask({ image: imageOf(def.id), def, lookup: cloud.lookup(), settings, fetchSecret, command });
+        startedTasks.push(def.id);
         steps.cleanup(`task ${task.name}`, () => task.stop());
         return task;
       },
@@ -94,8 +89,15 @@ async function main(): Promise<void> {
     steps.cleanup('ECS stand-in', () => service.close());
     return service;
   });
-  ecsEndpoint.url = ecs.url;
-  settings.endpoints.AWS_ENDPOINT_URL_ECS = ecs.url;
+  const proxy = await steps.run('IAM recording proxy in front of every service', async () => {
+    const started = await startRecordingProxy({
+      targets: { ...cloud.services, ecs: ecs.url },
+      env: cloud.env,
+    });
+    steps.cleanup('recording proxy', () => started.close());
+    return started;
+  });
+  settings.endpoints = proxy.endpointEnv();
 
   rmSync(logDirFor(REHEARSAL_DIR, 'test'), { recursive: true, force: true });
   const running = await steps.run(`start ${functions.length} functions from their bundles`, () =>
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
       settings: { ...settings, overrides: { ...overrides, ...engineOverrides } },
       fetchSecret,
     });
+    startedTasks.push(engineDef.id);
     steps.cleanup(`engine ${task.name}`, () => task.stop());
     await waitFor(
       async () => (await fetch(`${engineUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok,
@@ -185,7 +188,7 @@ async function main(): Promise<void> {
     autoabrApi: api('AutoabrService'),
     token: operator.token,
     bucket: cloud.lookup().ref(bucketId),
-    s3Endpoint: settings.endpoints.AWS_ENDPOINT_URL_S3!,
+    s3Endpoint: cloud.services.s3,
     region: cloud.region,
     notes,
   });
@@ -202,9 +205,6 @@ async function main(): Promise<void> {
   });
   await autoabr;
 
-  await steps.run('keep-alive: a connection idle 61 s is still served by the engine', async () => {
-    notes.push(await keepAlive);
-  });
   await steps.run('no handler errors, no call to an action the stand-ins lack', async () => {
     const errors = running.handlerErrors();
     const unknown = [...cloud.standIns, ecs].flatMap((s) => s.unknown);
@@ -214,8 +214,21 @@ async function main(): Promise<void> {
       );
   });
   void engine;
+  await steps.run('IAM: every recorded call judged against its role\'s synthesized policies', async () => {
+    const calls = [
+      ...proxy.calls(),
+      ...startedTasks.flatMap((id) => executionRoleCalls(template, cloud.lookup(), id, cloud.env)),
+    ];
+    const report = await evaluateCalls(template, cloud.lookup(), calls);
+    iamReport = formatReport(report);
+    if (!report.ok) throw new Error(`IAM: ${report.denied} denied, ${report.errors} not evaluable, ${report.unknownPrincipals.length} unknown callers`);
+  });
   const prod = await steps.run('synth the prod stage (ran beside the test rehearsal)', () => prodSynth);
   notes.push(`prod synth took ${(prod.ms / 1000).toFixed(0)} s`);
+  prodIamReport = await rehearseProdApis(prod, steps, overrides);
+  await steps.run('keep-alive: a connection idle 61 s is still served by the engine', async () => {
+    notes.push(await keepAlive);
+  });
   notes.push(`fleet dispatcher's service updates: ${JSON.stringify(ecs.serviceUpdates)}`);
   notes.push(`invocations: ${JSON.stringify(Object.fromEntries(triggers.counts))}`);
   notes.push(
@@ -234,6 +247,8 @@ try {
 } finally {
   await steps.stopAll();
 }
+if (iamReport) process.stdout.write(`\nTEST STAGE ${iamReport}\n\n`);
+if (prodIamReport) process.stdout.write(`PROD STAGE ${prodIamReport}\n\n`);
 for (const note of notes) process.stdout.write(`  · ${note}\n`);
 const total = steps.results.reduce((sum, r) => sum + r.ms, 0);
 process.stdout.write(`\n${failed ? 'FAILED' : 'PASSED'}: ${steps.results.length} steps, ${(total / 1000).toFixed(0)} s\n`);

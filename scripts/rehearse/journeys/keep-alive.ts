@@ -43,7 +43,14 @@ export async function keepAliveSurvivesIdle(engineUrl: string, idleMs = 61_000):
       socket.once('error', reject);
     });
     const first = await request(socket, `${hostname}:${port}`, '/health', 10_000);
+    const idleFrom = Date.now();
+    let closedAfterMs: number | undefined;
+    socket.once('close', () => {
+      closedAfterMs = Date.now() - idleFrom;
+    });
     await new Promise((resolve) => setTimeout(resolve, idleMs)); // the idle time is the scenario itself
+    if (closedAfterMs !== undefined)
+      throw new Error(`the engine closed the idle keep-alive connection after ${(closedAfterMs / 1000).toFixed(1)} s (the ALB keeps it 60 s)`);
     const second = await request(socket, `${hostname}:${port}`, '/health', 10_000);
     return `${first} / after ${idleMs / 1000} s idle on the same socket: ${second}`;
   } finally {
