@@ -1,5 +1,5 @@
 /** The journeys' HTTP calls to a rehearsed API: JSON in and out, bounded, the status checked. */
-export async function call<T = any>(
+export async function call<T = unknown>(
   url: string,
   options: { method?: string; token?: string; body?: unknown; expect?: number; timeoutMs?: number } = {},
 ): Promise<T> {

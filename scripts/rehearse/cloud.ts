@@ -37,7 +37,10 @@ export interface RehearsalCloud {
   operatorSsm(): SSMClient;
 }
 
-export async function startRehearsalCloud(template: RehearsedTemplate, steps: Steps): Promise<RehearsalCloud> {
+export async function startRehearsalCloud(
+  template: RehearsedTemplate,
+  steps: Steps,
+): Promise<RehearsalCloud> {
   const [ddb, fauxqs] = await Promise.all([startDynamoDbLocal(), startFauxqs()]);
   steps.cleanup('DynamoDB Local', () => ddb.stop());
   steps.cleanup('fauxqs', () => fauxqs.stop());

@@ -4,7 +4,12 @@
  * SigV4-shaped Authorization header naming the role as its access key (the recorder's principal); the
  * local stand-ins check no signatures.
  */
-export async function fetchSecretAs(endpoint: string, secretId: string, principal: string, region: string): Promise<string> {
+export async function fetchSecretAs(
+  endpoint: string,
+  secretId: string,
+  principal: string,
+  region: string,
+): Promise<string> {
   const date = new Date().toISOString().slice(0, 10).replaceAll('-', '');
   const res = await fetch(endpoint, {
     method: 'POST',
@@ -17,6 +22,7 @@ export async function fetchSecretAs(endpoint: string, secretId: string, principa
     signal: AbortSignal.timeout(10_000),
   });
   const body = (await res.json()) as { SecretString?: string; message?: string };
-  if (!res.ok || body.SecretString === undefined) throw new Error(`GetSecretValue ${secretId}: ${res.status} ${body.message ?? ''}`);
+  if (!res.ok || body.SecretString === undefined)
+    throw new Error(`GetSecretValue ${secretId}: ${res.status} ${body.message ?? ''}`);
   return body.SecretString;
 }

@@ -4,30 +4,30 @@
  * exits non-zero; everything started is stopped, whatever happened.
  */
 import { rmSync } from 'node:fs';
+import { SsmKeyStore } from '../../core/auth/ssm-key-store';
+import { waitFor } from '../../core/wait-for';
+import { issueOperatorToken } from '../../functions/channel/operator-token';
 import { ENGINE_IMAGE, WORKER_IMAGE } from '../images/image-names';
 import { imageExistsSync } from '../images/podman';
 import { startRehearsalCloud } from './cloud';
 import { customResourceCreates } from './custom-resources';
-import { rehearseProdApis } from './prod-stage';
 import { fetchSecretAs } from './ecs-secrets';
-import { evaluateCalls, executionRoleCalls, formatReport, loadTemplate, startRecordingProxy } from './iam';
 import { candidatePort } from './free-port';
+import { evaluateCalls, executionRoleCalls, formatReport, loadTemplate, startRecordingProxy } from './iam';
 import { autoabrJourney } from './journeys/autoabr';
 import { keepAliveSurvivesIdle } from './journeys/keep-alive';
-import { scheduleJourney } from './journeys/schedule';
 import { playsInFfmpeg, playsInHlsJs } from './journeys/play-channel';
+import { scheduleJourney } from './journeys/schedule';
 import { createTrialChannel, listAndDelete } from './journeys/walk-through';
 import type { RuntimeSettings } from './lambda/env';
 import { logDirFor, startFunctions } from './lambda/fleet-of-functions';
 import { lambdaFunctions } from './lambda/functions';
 import { REHEARSAL_TICK_MS, startTriggers } from './lambda/triggers';
+import { rehearseProdApis } from './prod-stage';
 import { startEcs } from './stand-ins/ecs';
 import { errorText, Steps } from './steps';
 import { REHEARSAL_DIR, synth } from './synth';
 import { runTask, taskDefinition } from './tasks';
-import { waitFor } from '../../core/wait-for';
-import { SsmKeyStore } from '../../core/auth/ssm-key-store';
-import { issueOperatorToken } from '../../functions/channel/operator-token';
 
 const steps = new Steps();
 const notes: string[] = [];
@@ -46,8 +46,9 @@ async function main(): Promise<void> {
   const { functions, skipped } = lambdaFunctions(template, test.outDir);
   for (const s of skipped) notes.push(`skipped ${s.id}: ${s.why}`);
 
-  const cloud = await steps.run('local cloud from the template (tables, queues, buckets, SSM, Secrets Manager)', () =>
-    startRehearsalCloud(template, steps),
+  const cloud = await steps.run(
+    'local cloud from the template (tables, queues, buckets, SSM, Secrets Manager)',
+    () => startRehearsalCloud(template, steps),
   );
   const enginePort = await candidatePort();
   const engineUrl = `http://127.0.0.1:${enginePort}`;
@@ -58,7 +59,10 @@ async function main(): Promise<void> {
     },
   };
   const engineOverrides: RuntimeSettings['overrides'] = {
-    port: { value: String(enginePort), why: 'a free port on the shared host network (the task definition says 8000)' },
+    port: {
+      value: String(enginePort),
+      why: 'a free port on the shared host network (the task definition says 8000)',
+    },
     ENGINE_SLATE_URI: {
       value: `${engineUrl}/slate/master.m3u8`,
       why: 'the template points it at the CloudFront distribution, which the rehearsal does not have: the engine serves its own slate',
@@ -80,7 +84,14 @@ async function main(): Promise<void> {
       launch: async (taskDefinitionArn, command) => {
         const def = taskDefs.find((d) => cloud.lookup().ref(d.id) === taskDefinitionArn);
         if (!def) throw new Error(`RunTask of an unknown task definition ${taskDefinitionArn}`);
-        const task = await runTask({ image: imageOf(def.id), def, lookup: cloud.lookup(), settings, fetchSecret, command });
+        const task = await runTask({
+          image: imageOf(def.id),
+          def,
+          lookup: cloud.lookup(),
+          settings,
+          fetchSecret,
+          command,
+        });
         startedTasks.push(def.id);
         steps.cleanup(`task ${task.name}`, () => task.stop());
         return task;
@@ -126,29 +137,34 @@ async function main(): Promise<void> {
     sqsEndpoint: settings.endpoints.AWS_ENDPOINT_URL_SQS!,
   });
   steps.cleanup('schedules and queue pollers', () => triggers.stop());
-  notes.push(`EventBridge rate() rules fire every ${REHEARSAL_TICK_MS / 1000} s in the rehearsal (faster than deployed)`);
+  notes.push(
+    `EventBridge rate() rules fire every ${REHEARSAL_TICK_MS / 1000} s in the rehearsal (faster than deployed)`,
+  );
 
   const engineDef = taskDefs.find((d) => imageOf(d.id) === ENGINE_IMAGE);
   if (!engineDef) throw new Error('no engine task definition in the template');
-  const engine = await steps.run('engine container with its task definition (environment, secrets)', async () => {
-    const task = await runTask({
-      image: ENGINE_IMAGE,
-      def: engineDef,
-      lookup: cloud.lookup(),
-      settings: { ...settings, overrides: { ...overrides, ...engineOverrides } },
-      fetchSecret,
-    });
-    startedTasks.push(engineDef.id);
-    steps.cleanup(`engine ${task.name}`, () => task.stop());
-    await waitFor(
-      async () => (await fetch(`${engineUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok,
-      Boolean,
-      { timeoutMs: 60_000, what: `the engine container answering ${engineUrl}/health` },
-    ).catch(async (err) => {
-      throw new Error(`${errorText(err)}\n${(await task.logs()).slice(-3000)}`);
-    });
-    return task;
-  });
+  const engine = await steps.run(
+    'engine container with its task definition (environment, secrets)',
+    async () => {
+      const task = await runTask({
+        image: ENGINE_IMAGE,
+        def: engineDef,
+        lookup: cloud.lookup(),
+        settings: { ...settings, overrides: { ...overrides, ...engineOverrides } },
+        fetchSecret,
+      });
+      startedTasks.push(engineDef.id);
+      steps.cleanup(`engine ${task.name}`, () => task.stop());
+      await waitFor(
+        async () => (await fetch(`${engineUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok,
+        Boolean,
+        { timeoutMs: 60_000, what: `the engine container answering ${engineUrl}/health` },
+      ).catch(async (err) => {
+        throw new Error(`${errorText(err)}\n${(await task.logs()).slice(-3000)}`);
+      });
+      return task;
+    },
+  );
 
   const api = (idPrefix: string) => {
     const entry = [...running.apiUrls].find(([id]) => id.startsWith(idPrefix));
@@ -162,9 +178,12 @@ async function main(): Promise<void> {
   const channelApi = api('ChannelService');
   const walk = await createTrialChannel({ steps, channelApi, engineUrl });
   const master = `${engineUrl}/channels/${walk.channel.name}/master.m3u8`;
-  await steps.run('walk-through: the channel plays through the engine container in hls.js (Chromium)', async () => {
-    notes.push(await playsInHlsJs(master));
-  });
+  await steps.run(
+    'walk-through: the channel plays through the engine container in hls.js (Chromium)',
+    async () => {
+      notes.push(await playsInHlsJs(master));
+    },
+  );
   await steps.run('walk-through: and in ffmpeg', async () => {
     notes.push(await playsInFfmpeg(master));
   });
@@ -174,11 +193,13 @@ async function main(): Promise<void> {
   const autoabrFn = functions.find((f) => f.apis.some((a) => a.startsWith('AutoabrService')));
   const keyPrefix = autoabrFn && running.envs.get(autoabrFn.id)?.JWT_KEY_PARAMETER;
   if (!keyPrefix) throw new Error('the AutoABR API function has no JWT_KEY_PARAMETER');
-  const operator = await steps.run('an operator token with the autoabr scope, signed with the key in SSM', () =>
-    issueOperatorToken(
-      { tenant: 'rehearsal', maxChannels: 10, env: 'test', days: 1, autoabr: true },
-      new SsmKeyStore(keyPrefix, cloud.operatorSsm()),
-    ),
+  const operator = await steps.run(
+    'an operator token with the autoabr scope, signed with the key in SSM',
+    () =>
+      issueOperatorToken(
+        { tenant: 'rehearsal', maxChannels: 10, env: 'test', days: 1, autoabr: true },
+        new SsmKeyStore(keyPrefix, cloud.operatorSsm()),
+      ),
   );
   const bucketId = Object.keys(template.Resources).find((id) => id.startsWith('StateBucketautoabr'));
   if (!bucketId) throw new Error('no AutoABR bucket in the template');
@@ -194,7 +215,8 @@ async function main(): Promise<void> {
   });
   autoabr.catch(() => undefined);
   const schedulerId = functions.find((f) => f.id.startsWith('ScheduleServiceAutoScheduler'))?.id;
-  if (!schedulerId || !dispatcherId) throw new Error('no auto-scheduler or AutoABR dispatcher in the template');
+  if (!schedulerId || !dispatcherId)
+    throw new Error('no auto-scheduler or AutoABR dispatcher in the template');
   await scheduleJourney({
     steps,
     scheduleApi: api('ScheduleService'),
@@ -210,18 +232,23 @@ async function main(): Promise<void> {
     const unknown = [...cloud.standIns, ecs].flatMap((s) => s.unknown);
     if (errors.length || unknown.length)
       throw new Error(
-        [...errors.map((e) => `${e.id}: ${e.error}`), ...unknown.map((u) => `not rehearsed: ${u}`)].join('\n'),
+        [...errors.map((e) => `${e.id}: ${e.error}`), ...unknown.map((u) => `not rehearsed: ${u}`)].join(
+          '\n',
+        ),
       );
   });
   void engine;
-  await steps.run('IAM: every recorded call judged against its role\'s synthesized policies', async () => {
+  await steps.run("IAM: every recorded call judged against its role's synthesized policies", async () => {
     const calls = [
       ...proxy.calls(),
       ...startedTasks.flatMap((id) => executionRoleCalls(template, cloud.lookup(), id, cloud.env)),
     ];
     const report = await evaluateCalls(template, cloud.lookup(), calls);
     iamReport = formatReport(report);
-    if (!report.ok) throw new Error(`IAM: ${report.denied} denied, ${report.errors} not evaluable, ${report.unknownPrincipals.length} unknown callers`);
+    if (!report.ok)
+      throw new Error(
+        `IAM: ${report.denied} denied, ${report.errors} not evaluable, ${report.unknownPrincipals.length} unknown callers`,
+      );
   });
   const prod = await steps.run('synth the prod stage (ran beside the test rehearsal)', () => prodSynth);
   notes.push(`prod synth took ${(prod.ms / 1000).toFixed(0)} s`);
@@ -251,5 +278,7 @@ if (iamReport) process.stdout.write(`\nTEST STAGE ${iamReport}\n\n`);
 if (prodIamReport) process.stdout.write(`PROD STAGE ${prodIamReport}\n\n`);
 for (const note of notes) process.stdout.write(`  · ${note}\n`);
 const total = steps.results.reduce((sum, r) => sum + r.ms, 0);
-process.stdout.write(`\n${failed ? 'FAILED' : 'PASSED'}: ${steps.results.length} steps, ${(total / 1000).toFixed(0)} s\n`);
+process.stdout.write(
+  `\n${failed ? 'FAILED' : 'PASSED'}: ${steps.results.length} steps, ${(total / 1000).toFixed(0)} s\n`,
+);
 process.exit(failed ? 1 : 0);

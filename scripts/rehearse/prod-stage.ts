@@ -31,7 +31,9 @@ export async function rehearseProdApis(
 ): Promise<string> {
   const template = loadTemplate(synthesized.templatePath);
   const { functions } = lambdaFunctions(template, synthesized.outDir);
-  const cloud = await steps.run('prod: local cloud from the prod template', () => startRehearsalCloud(template, steps));
+  const cloud = await steps.run('prod: local cloud from the prod template', () =>
+    startRehearsalCloud(template, steps),
+  );
   const proxy = await startRecordingProxy({ targets: cloud.services, env: cloud.env });
   steps.cleanup('prod recording proxy', () => proxy.close());
   const creates = customResourceCreates(template, cloud.lookup(), cloud.region, cloud.account);
@@ -65,7 +67,8 @@ export async function rehearseProdApis(
     );
   }
   const errors = running.handlerErrors();
-  if (errors.length) throw new Error(`prod handler errors: ${errors.map((e) => `${e.id}: ${e.error}`).join('\n')}`);
+  if (errors.length)
+    throw new Error(`prod handler errors: ${errors.map((e) => `${e.id}: ${e.error}`).join('\n')}`);
   return steps.run('prod: IAM of the calls made', async () => {
     const report = await evaluateCalls(template, cloud.lookup(), proxy.calls());
     const text = formatReport(report);

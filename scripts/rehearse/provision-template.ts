@@ -8,7 +8,7 @@ import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aw
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Overrides, RehearsedTemplate } from './cloud';
-import { resolve, type PhysicalLookup } from './iam/template';
+import { type PhysicalLookup, resolve } from './iam/template';
 
 export interface CloudEndpoints {
   dynamodb: string;
@@ -16,7 +16,10 @@ export interface CloudEndpoints {
   sqs: string;
 }
 
-const client = { region: 'us-east-1', credentials: { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal' } };
+const client = {
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal' },
+};
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties, passed through to the create calls
 type Props = Record<string, any>;
 
@@ -61,7 +64,12 @@ export async function provisionFromTemplate(
     );
     for (const [id, p] of queues) {
       const attributes: Record<string, string> = {};
-      for (const key of ['VisibilityTimeout', 'MessageRetentionPeriod', 'DelaySeconds', 'ReceiveMessageWaitTimeSeconds'])
+      for (const key of [
+        'VisibilityTimeout',
+        'MessageRetentionPeriod',
+        'DelaySeconds',
+        'ReceiveMessageWaitTimeSeconds',
+      ])
         if (p[key] !== undefined) attributes[key] = String(p[key]);
       if (p.RedrivePolicy) attributes.RedrivePolicy = JSON.stringify(resolve(p.RedrivePolicy, lookup));
       const created = await sqs.send(
@@ -70,7 +78,8 @@ export async function provisionFromTemplate(
       if (!created.QueueUrl) throw new Error(`queue ${id} was not created`);
       overrides[id] = { ref: created.QueueUrl, attrs: { QueueUrl: created.QueueUrl } };
     }
-    for (const [id] of byType(template, 'AWS::S3::Bucket')) await s3.send(new CreateBucketCommand({ Bucket: lookup.ref(id) }));
+    for (const [id] of byType(template, 'AWS::S3::Bucket'))
+      await s3.send(new CreateBucketCommand({ Bucket: lookup.ref(id) }));
     return overrides;
   } finally {
     ddb.destroy();

@@ -5,10 +5,10 @@
  * AWS endpoints, the host's network.
  */
 import { randomUUID } from 'node:crypto';
+import { HOST_NETWORK, podman } from '../images/podman';
 import type { RehearsedTemplate } from './cloud';
 import { type PhysicalLookup, resolveString } from './iam/template';
-import { runtimeEnv, type RuntimeSettings } from './lambda/env';
-import { HOST_NETWORK, podman } from '../images/podman';
+import { type RuntimeSettings, runtimeEnv } from './lambda/env';
 
 export interface TaskDefinition {
   id: string;
@@ -20,17 +20,25 @@ export interface TaskDefinition {
 }
 
 const getAttId = (v: unknown): string =>
-  v && typeof v === 'object' && 'Fn::GetAtt' in v ? (v as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] ?? '' : '';
+  v && typeof v === 'object' && 'Fn::GetAtt' in v
+    ? ((v as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] ?? '')
+    : '';
 
 export function taskDefinition(template: RehearsedTemplate, id: string): TaskDefinition {
+  // biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties, read by known names
   const p = (template.Resources[id]?.Properties ?? {}) as Record<string, any>;
   const c = p.ContainerDefinitions?.[0];
   if (!c) throw new Error(`${id}: no container definition`);
   return {
     id,
     container: String(c.Name),
-    environment: Object.fromEntries((c.Environment ?? []).map((e: { Name: string; Value: unknown }) => [e.Name, e.Value])),
-    secrets: (c.Secrets ?? []).map((s: { Name: string; ValueFrom: unknown }) => ({ name: s.Name, valueFrom: s.ValueFrom })),
+    environment: Object.fromEntries(
+      (c.Environment ?? []).map((e: { Name: string; Value: unknown }) => [e.Name, e.Value]),
+    ),
+    secrets: (c.Secrets ?? []).map((s: { Name: string; ValueFrom: unknown }) => ({
+      name: s.Name,
+      valueFrom: s.ValueFrom,
+    })),
     taskRoleId: getAttId(p.TaskRoleArn),
     executionRoleId: getAttId(p.ExecutionRoleArn),
   };
@@ -56,7 +64,8 @@ export async function runTask(options: {
 }): Promise<RunningTask> {
   const { image, def, lookup, settings, fetchSecret, command = [] } = options;
   const env = runtimeEnv(def.environment, def.taskRoleId, lookup, settings);
-  for (const s of def.secrets) env[s.name] = await fetchSecret(resolveString(s.valueFrom, lookup), def.executionRoleId);
+  for (const s of def.secrets)
+    env[s.name] = await fetchSecret(resolveString(s.valueFrom, lookup), def.executionRoleId);
   const name = `onair-rehearsal-${def.container}-${randomUUID().slice(0, 8)}`;
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   await podman(['run', '-d', '--name', name, HOST_NETWORK, ...envArgs, image, ...command]);
@@ -64,7 +73,9 @@ export async function runTask(options: {
     name,
     env,
     state: async () => {
-      const out = (await podman(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', name])).trim();
+      const out = (
+        await podman(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', name])
+      ).trim();
       const [status = 'unknown', code] = out.split(' ');
       return { status, exitCode: status === 'exited' ? Number(code) : undefined };
     },

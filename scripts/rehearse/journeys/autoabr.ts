@@ -21,8 +21,28 @@ async function referenceVideo(): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'onair-rehearsal-ref-'));
   try {
     const file = join(dir, 'ref.mp4');
-    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25',
-      '-t', '3', '-c:v', 'libx264', '-crf', '18', '-pix_fmt', 'yuv420p', file], { timeout: 60_000 });
+    await run(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=640x360:rate=25',
+        '-t',
+        '3',
+        '-c:v',
+        'libx264',
+        '-crf',
+        '18',
+        '-pix_fmt',
+        'yuv420p',
+        file,
+      ],
+      { timeout: 60_000 },
+    );
     return await readFile(file);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -55,7 +75,9 @@ export async function autoabrJourney(options: {
       credentials: { accessKeyId: 'operator', secretAccessKey: 'rehearsal' },
     });
     try {
-      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'refs/ref.mp4', Body: await referenceVideo() }));
+      await s3.send(
+        new PutObjectCommand({ Bucket: bucket, Key: 'refs/ref.mp4', Body: await referenceVideo() }),
+      );
     } finally {
       s3.destroy();
     }
@@ -74,12 +96,14 @@ export async function autoabrJourney(options: {
       },
     }),
   );
-  const done = await steps.run('autoabr: the worker container finishes the job (dispatcher → ECS RunTask → podman)', () =>
-    waitFor(
-      () => call<WorkerInfo>(`${autoabrApi}/autoabr/${job.id}`, { token }),
-      (info) => info.status === 'INACTIVE',
-      { timeoutMs: options.timeoutMs ?? 600_000, intervalMs: 3000, what: `AutoABR job ${job.id} finished` },
-    ),
+  const done = await steps.run(
+    'autoabr: the worker container finishes the job (dispatcher → ECS RunTask → podman)',
+    () =>
+      waitFor(
+        () => call<WorkerInfo>(`${autoabrApi}/autoabr/${job.id}`, { token }),
+        (info) => info.status === 'INACTIVE',
+        { timeoutMs: options.timeoutMs ?? 600_000, intervalMs: 3000, what: `AutoABR job ${job.id} finished` },
+      ),
   );
   if (done.phase !== 'SUCCEEDED') throw new Error(`AutoABR job ${job.id} ${done.phase}: ${done.error ?? ''}`);
   await steps.run('autoabr: VMAF scores read back through the API', async () => {
@@ -91,6 +115,10 @@ export async function autoabrJourney(options: {
     const values = Object.values(scores);
     if (values.length !== 2 || values.some((v) => !(v > 0 && v <= 100)))
       throw new Error(`expected 2 VMAF scores in (0, 100]: ${JSON.stringify(results)}`);
-    notes.push(`VMAF (HD model): ${Object.entries(scores).map(([file, score]) => `${file} ${score.toFixed(1)}`).join(', ')}`);
+    notes.push(
+      `VMAF (HD model): ${Object.entries(scores)
+        .map(([file, score]) => `${file} ${score.toFixed(1)}`)
+        .join(', ')}`,
+    );
   });
 }

@@ -7,7 +7,10 @@ import { connect, type Socket } from 'node:net';
 function request(socket: Socket, host: string, path: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let data = '';
-    const timer = setTimeout(() => finish(new Error(`no answer on the kept-alive socket within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`no answer on the kept-alive socket within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       data += chunk.toString('latin1');
       const head = data.indexOf('\r\n\r\n');
@@ -50,7 +53,9 @@ export async function keepAliveSurvivesIdle(engineUrl: string, idleMs = 61_000):
     });
     await new Promise((resolve) => setTimeout(resolve, idleMs)); // the idle time is the scenario itself
     if (closedAfterMs !== undefined)
-      throw new Error(`the engine closed the idle keep-alive connection after ${(closedAfterMs / 1000).toFixed(1)} s (the ALB keeps it 60 s)`);
+      throw new Error(
+        `the engine closed the idle keep-alive connection after ${(closedAfterMs / 1000).toFixed(1)} s (the ALB keeps it 60 s)`,
+      );
     const second = await request(socket, `${hostname}:${port}`, '/health', 10_000);
     return `${first} / after ${idleMs / 1000} s idle on the same socket: ${second}`;
   } finally {

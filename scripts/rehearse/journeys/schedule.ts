@@ -53,17 +53,23 @@ export async function scheduleJourney(options: {
     await steps.run('schedule: POST /api/v1/mrss (an Atom auto-scheduler over a loopback feed)', () =>
       call(`${api}/mrss`, { token, body: { id: 'tv-feed', url: feedUrl, channelId: 'tv' } }),
     );
-    await steps.run('schedule: the auto-scheduler runs on its EventBridge rule', () => options.runAutoScheduler());
+    await steps.run('schedule: the auto-scheduler runs on its EventBridge rule', () =>
+      options.runAutoScheduler(),
+    );
     const today = iso(Date.now()).slice(0, 10);
     await steps.run('schedule: GET schedule?date= holds the feed, consecutive', async () => {
       const schedule = await call<Entry[]>(`${api}/channels/tv/schedule?date=${today}`, { token });
-      if (schedule.length < 2) throw new Error(`schedule has ${schedule.length} entries: ${JSON.stringify(schedule)}`);
+      if (schedule.length < 2)
+        throw new Error(`schedule has ${schedule.length} entries: ${JSON.stringify(schedule)}`);
       for (let i = 1; i < schedule.length; i++)
-        if (schedule[i]!.start_time !== schedule[i - 1]!.end_time) throw new Error(`entry ${i} is not consecutive`);
+        if (schedule[i]!.start_time !== schedule[i - 1]!.end_time)
+          throw new Error(`entry ${i} is not consecutive`);
       notes.push(`schedule: ${schedule.length} entries today from the feed`);
     });
     const master = `${engineUrl}${new URL(channel.playback).pathname}`;
-    await steps.run('schedule: the channel is on air on the engine container', () => waitOnAir(master, 90_000));
+    await steps.run('schedule: the channel is on air on the engine container', () =>
+      waitOnAir(master, 90_000),
+    );
     const start = Date.now() + 15_000;
     await steps.run('schedule: POST a LIVE entry (ffmpeg -re source) starting in 15 s', () =>
       call(`${api}/channels/tv/schedule`, {
@@ -81,9 +87,15 @@ export async function scheduleJourney(options: {
           return (await fetch(new URL(first, master), { signal: AbortSignal.timeout(5000) })).text();
         },
         (body) => body.includes(liveHost),
-        { timeoutMs: 90_000, intervalMs: 1000, what: `a segment of the live source (${liveHost}) in the channel's playlist` },
+        {
+          timeoutMs: 90_000,
+          intervalMs: 1000,
+          what: `a segment of the live source (${liveHost}) in the channel's playlist`,
+        },
       );
-      notes.push(`LIVE on air ${((Date.now() - start) / 1000).toFixed(1)} s after its start (${media.split(liveHost).length - 1} live segments listed)`);
+      notes.push(
+        `LIVE on air ${((Date.now() - start) / 1000).toFixed(1)} s after its start (${media.split(liveHost).length - 1} live segments listed)`,
+      );
     });
   } finally {
     await live.close();

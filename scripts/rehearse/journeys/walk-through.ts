@@ -22,7 +22,7 @@ export async function createTrialChannel(options: {
   const channel = await steps.run(
     'walk-through: POST /channel (Loop, the demo VOD, the slate as preroll)',
     () =>
-      call(`${channelApi}/channel`, {
+      call<WalkThrough['channel']>(`${channelApi}/channel`, {
         token,
         body: {
           name: 'news',

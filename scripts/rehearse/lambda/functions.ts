@@ -27,6 +27,7 @@ export interface Skipped {
 }
 
 type Resource = Template['Resources'][string];
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties, read by known names
 const props = (r: Resource) => (r.Properties ?? {}) as Record<string, any>;
 const getAttId = (v: unknown): string | undefined =>
   v && typeof v === 'object' && 'Fn::GetAtt' in v
@@ -79,7 +80,8 @@ export function lambdaFunctions(
       schedules: resources
         .filter(
           ([, x]) =>
-            x.Type === 'AWS::Events::Rule' && (props(x).Targets ?? []).some((t: any) => invokes(t.Arn)),
+            x.Type === 'AWS::Events::Rule' &&
+            (props(x).Targets ?? []).some((t: { Arn: unknown }) => invokes(t.Arn)),
         )
         .map(([ruleId, x]) => ({ ruleId, expression: String(props(x).ScheduleExpression) })),
       queues: resources

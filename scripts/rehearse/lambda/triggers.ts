@@ -52,7 +52,10 @@ export function startTriggers(options: {
   // One invocation at a time per function: the next waits for the one before.
   const serial = (id: string, work: () => Promise<void>): Promise<void> => {
     const next = (busy.get(id) ?? Promise.resolve()).then(work, work);
-    busy.set(id, next.catch(() => undefined));
+    busy.set(
+      id,
+      next.catch(() => undefined),
+    );
     return next;
   };
   const invoke = async (fn: LambdaFunction, event: unknown) => {
@@ -61,7 +64,8 @@ export function startTriggers(options: {
   };
   const schedule = (fn: LambdaFunction) => () =>
     serial(fn.id, async () => {
-      for (const s of fn.schedules) await invoke(fn, scheduledEvent(lookup.getAtt(s.ruleId, 'Arn'), account, region));
+      for (const s of fn.schedules)
+        await invoke(fn, scheduledEvent(lookup.getAtt(s.ruleId, 'Arn'), account, region));
     }).catch(() => undefined); // recorded as a handler error by the process
   for (const fn of functions) {
     if (fn.schedules.length === 0) continue;
@@ -79,7 +83,14 @@ export function startTriggers(options: {
       const eventSourceARN = lookup.getAtt(queueId, 'Arn');
       while (!stopped) {
         const received = await sqs
-          .send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: batchSize, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }))
+          .send(
+            new ReceiveMessageCommand({
+              QueueUrl,
+              MaxNumberOfMessages: batchSize,
+              WaitTimeSeconds: 1,
+              MessageSystemAttributeNames: ['All'],
+            }),
+          )
           .catch(() => undefined);
         const messages = received?.Messages ?? [];
         if (messages.length === 0 || stopped) continue;
@@ -116,7 +127,8 @@ export function startTriggers(options: {
       const fn = functions.find((f) => f.id === id);
       if (!fn) throw new Error(`no function ${id}`);
       return serial(fn.id, async () => {
-        for (const s of fn.schedules) await invoke(fn, scheduledEvent(lookup.getAtt(s.ruleId, 'Arn'), account, region));
+        for (const s of fn.schedules)
+          await invoke(fn, scheduledEvent(lookup.getAtt(s.ruleId, 'Arn'), account, region));
       });
     },
     stop: async () => {

@@ -32,7 +32,9 @@ export async function startEcs(options: {
       clusterArn,
       lastStatus: running ? 'RUNNING' : 'STOPPED',
       desiredStatus: running ? 'RUNNING' : 'STOPPED',
-      containers: [{ name: 'worker', exitCode: state?.exitCode, lastStatus: running ? 'RUNNING' : 'STOPPED' }],
+      containers: [
+        { name: 'worker', exitCode: state?.exitCode, lastStatus: running ? 'RUNNING' : 'STOPPED' },
+      ],
     };
   };
   const service = await startJsonService('AmazonEC2ContainerServiceV20141113', {
@@ -51,7 +53,9 @@ export async function startEcs(options: {
       return { tasks: [await describe(taskArn, input.cluster)], failures: [] };
     },
     DescribeTasks: async (input: { cluster: string; tasks: string[] }) => ({
-      tasks: await Promise.all(input.tasks.filter((t) => tasks.has(t)).map((t) => describe(t, input.cluster))),
+      tasks: await Promise.all(
+        input.tasks.filter((t) => tasks.has(t)).map((t) => describe(t, input.cluster)),
+      ),
       failures: input.tasks.filter((t) => !tasks.has(t)).map((arn) => ({ arn, reason: 'MISSING' })),
     }),
     StopTask: async (input: { cluster: string; task: string }) => {
@@ -66,7 +70,12 @@ export async function startEcs(options: {
       return { service: { serviceName: input.service, desiredCount: input.desiredCount, status: 'ACTIVE' } };
     },
     DescribeServices: (input: { cluster: string; services: string[] }) => ({
-      services: input.services.map((s) => ({ serviceName: s, desiredCount: desired.get(s) ?? 1, runningCount: 1, status: 'ACTIVE' })),
+      services: input.services.map((s) => ({
+        serviceName: s,
+        desiredCount: desired.get(s) ?? 1,
+        runningCount: 1,
+        status: 'ACTIVE',
+      })),
       failures: [],
     }),
   });

@@ -16,6 +16,7 @@ export class AwsError extends Error {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each action declares the input shape it reads
 export type Actions = Record<string, (input: any) => unknown | Promise<unknown>>;
 
 export interface JsonService {
