@@ -29,6 +29,8 @@ import { errorText, Steps } from './steps';
 import { REHEARSAL_DIR, synth } from './synth';
 import { runTask, taskDefinition } from './tasks';
 
+// Each function, container and DynamoDB Local registers its own exit hook (never left running).
+process.setMaxListeners(50);
 const steps = new Steps();
 const notes: string[] = [];
 let iamReport = '';
@@ -45,6 +47,9 @@ async function main(): Promise<void> {
   const template = loadTemplate(test.templatePath);
   const { functions, skipped } = lambdaFunctions(template, test.outDir);
   for (const s of skipped) notes.push(`skipped ${s.id}: ${s.why}`);
+  notes.push(
+    `Lambda runtime stood in by Node ${process.versions.node} on ${process.arch} (the template: ${[...new Set(functions.map((f) => f.runtime))].join(', ')}, arm64); the AWS SDK the runtime provides by the repository's node_modules`,
+  );
 
   const cloud = await steps.run(
     'local cloud from the template (tables, queues, buckets, SSM, Secrets Manager)',
@@ -238,6 +243,15 @@ async function main(): Promise<void> {
       );
   });
   void engine;
+  notes.push(
+    `fleet dispatcher's ECS service updates: ${JSON.stringify(ecs.serviceUpdates.slice(-3))} (last 3 of ${ecs.serviceUpdates.length})`,
+  );
+  notes.push(`invocations by schedule or queue: ${JSON.stringify(Object.fromEntries(triggers.counts))}`);
+  notes.push(
+    `overrides beyond the template: ${Object.entries({ ...overrides, ...engineOverrides })
+      .map(([k, v]) => `${k}=${v.value} (${v.why})`)
+      .join('; ')}`,
+  );
   await steps.run("IAM: every recorded call judged against its role's synthesized policies", async () => {
     const calls = [
       ...proxy.calls(),
@@ -256,13 +270,6 @@ async function main(): Promise<void> {
   await steps.run('keep-alive: a connection idle 61 s is still served by the engine', async () => {
     notes.push(await keepAlive);
   });
-  notes.push(`fleet dispatcher's service updates: ${JSON.stringify(ecs.serviceUpdates)}`);
-  notes.push(`invocations: ${JSON.stringify(Object.fromEntries(triggers.counts))}`);
-  notes.push(
-    `overrides beyond the template: ${Object.entries({ ...overrides, ...engineOverrides })
-      .map(([k, v]) => `${k}=${v.value} (${v.why})`)
-      .join('; ')}`,
-  );
 }
 
 let failed = false;
