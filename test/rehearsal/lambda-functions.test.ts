@@ -84,7 +84,7 @@ describe('the functions the rehearsal runs', () => {
       functionId: 'Create',
       event: { RequestType: 'Create', ResourceType: 'Custom::Keys', LogicalResourceId: 'Keys' },
     });
-    expect((create?.event.ResourceProperties as { Prefix: string }).Prefix).toBe('/app/keys');
+    expect(create?.event.ResourceProperties).toMatchObject({ Prefix: '/app/keys' });
   });
 
   it('reads rate() schedules and refuses others', () => {
