@@ -27,16 +27,20 @@ COPY --from=build /app/functions/autoabr/vmaf-models ./vmaf-models
 # The build fails, loudly, rather than the first job, when this ffmpeg cannot score with libvmaf or
 # encode with libx264: it encodes a short test picture with libx264 and scores it against the source,
 # with libvmaf >= 2's built-in model (its `model` option) or else 1.x's `model_path` and the model
-# files above. (`ffmpeg -h filter=...` exits 0 even for an unknown filter: its output is what tells.)
+# files above (every model's files checked). `ffmpeg -h filter=...` exits 0 even for an unknown
+# filter, and the answer for an unknown encoder names it too: the help's first line is what tells.
 RUN set -e; \
     help="$(ffmpeg -hide_banner -h filter=libvmaf 2>&1)"; \
     if printf '%s\n' "$help" | grep -Eq '^ +model +<'; then model='model=version=vmaf_v0.6.1'; \
     elif printf '%s\n' "$help" | grep -Eq '^ +model_path +<'; then model="model_path=$VMAF_MODEL_DIR/vmaf_v0.6.1.pkl"; \
+      for file in vmaf_v0.6.1.pkl vmaf_v0.6.1.pkl.model vmaf_4k_v0.6.1.pkl vmaf_4k_v0.6.1.pkl.model; do \
+        test -r "$VMAF_MODEL_DIR/$file" || { echo "worker.Dockerfile: no $VMAF_MODEL_DIR/$file for libvmaf 1.x" >&2; exit 1; }; \
+      done; \
     else printf '%s\n' "$help" >&2; \
       echo 'worker.Dockerfile: this ffmpeg has no libvmaf filter (ffmpeg -h filter=libvmaf): AutoABR cannot score' >&2; \
       exit 1; \
     fi; \
-    if ! ffmpeg -hide_banner -h encoder=libx264 2>&1 | grep -q 'libx264'; then \
+    if ! ffmpeg -hide_banner -h encoder=libx264 2>&1 | grep -q '^Encoder libx264 '; then \
       echo 'worker.Dockerfile: this ffmpeg has no libx264 encoder: AutoABR cannot encode' >&2; \
       exit 1; \
     fi; \

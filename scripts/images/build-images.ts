@@ -21,7 +21,13 @@ import { createStepTimer } from './step-timer';
 
 const root = join(import.meta.dirname, '..', '..');
 const logDir = join(root, '.cache', 'images');
+const FLAGS = ['--rebuild-base', '--no-cache', '--verbose'];
 const args = new Set(process.argv.slice(2));
+const unknown = [...args].filter((arg) => !FLAGS.includes(arg));
+if (unknown.length) {
+  console.error(`npm run images: unknown ${unknown.join(' ')} (flags: ${FLAGS.join(' ')})`);
+  process.exit(2);
+}
 const echo = args.has('--verbose');
 const timer = createStepTimer();
 

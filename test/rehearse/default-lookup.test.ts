@@ -61,4 +61,21 @@ describe('the default physical lookup', () => {
       'arn:aws:sqs:eu-west-1:111111111111:onair-test-jobs',
     ]);
   });
+
+  it('takes account and region from the ARNs the template names literally', () => {
+    const synthesizedFor: CfnTemplate = {
+      Resources: {
+        ...template.Resources,
+        Policy: {
+          Type: 'AWS::IAM::Policy',
+          Properties: {
+            PolicyDocument: { Statement: [{ Resource: 'arn:aws:ssm:eu-north-1:222222222222:parameter/k' }] },
+          },
+        },
+      },
+    };
+    expect(defaultLookup(synthesizedFor).getAtt('Channels', 'Arn')).toBe(
+      'arn:aws:dynamodb:eu-north-1:222222222222:table/Channels',
+    );
+  });
 });

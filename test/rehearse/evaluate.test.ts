@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AwsCall } from '../../scripts/rehearse/iam/calls';
 import { defaultLookup } from '../../scripts/rehearse/iam/default-lookup';
-import { executionRoleCalls } from '../../scripts/rehearse/iam/derived-calls';
+import { executionRoleCalls } from '../../scripts/rehearse/iam/ecs-execution-calls';
 import { evaluateCalls } from '../../scripts/rehearse/iam/evaluate';
+import { lambdaServiceCalls } from '../../scripts/rehearse/iam/lambda-service-calls';
 import { idStartingWith, smallApp } from './support/small-app';
 
 describe('evaluating recorded calls against the synthesized policies', () => {
@@ -63,5 +64,17 @@ describe('evaluating recorded calls against the synthesized policies', () => {
       'logs:PutLogEvents',
     ]);
     expect([report.ok, report.denied]).toEqual([true, 0]);
+  });
+
+  it("allows what the Lambda service does as the function's role: its logs and polling its queue", async () => {
+    const calls = lambdaServiceCalls(template, lookup, idStartingWith(template, 'Reader'), lookup.env);
+    const queue = lookup.getAtt(idStartingWith(template, 'Events'), 'Arn');
+    expect(calls.filter((c) => c.service === 'sqs').map((c) => [c.action, c.resources])).toEqual([
+      ['sqs:ReceiveMessage', [queue]],
+      ['sqs:DeleteMessage', [queue]],
+      ['sqs:GetQueueAttributes', [queue]],
+    ]);
+    const report = await evaluateCalls(template, lookup, calls);
+    expect([report.ok, report.checks]).toEqual([true, 5]);
   });
 });

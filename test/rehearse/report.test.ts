@@ -85,4 +85,20 @@ describe('the IAM report', () => {
     expect(text.split('\n')[0]).toMatch(/^IAM: FAILED: 1 checks, 1 denied/);
     expect(text).toContain(`✗ dynamodb:DeleteItem ${TABLE} ×1 (DeleteItem) ImplicitlyDenied`);
   });
+
+  it('prints allowed calls one line per action, with the first resources and how many more', () => {
+    const objects = ['a', 'b', 'c', 'd', 'e'].map((k) => `${TABLE}/${k}`);
+    const text = formatReport(
+      buildReport(
+        [role],
+        objects.map((o) => checked('dynamodb:GetItem', o)),
+        {},
+      ),
+    );
+    expect(text).toContain(`✓ dynamodb:GetItem ×5 (GetItem) on ${objects.slice(0, 3).join(', ')} and 2 more`);
+  });
+
+  it('is not OK when no call was recorded at all', () => {
+    expect(buildReport([role], [], {}).ok).toBe(false);
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { AwsCall } from '../../scripts/rehearse/iam/calls';
 import { defaultLookup } from '../../scripts/rehearse/iam/default-lookup';
+import { evaluateCalls } from '../../scripts/rehearse/iam/evaluate';
 import { statementsOf } from '../../scripts/rehearse/iam/policy';
 import { rolesOf } from '../../scripts/rehearse/iam/principals';
 import { resourcePoliciesOf } from '../../scripts/rehearse/iam/resource-policies';
@@ -40,5 +42,34 @@ describe("the onair stack's roles, as the rehearsal reads them", () => {
       ...resourcesOfType(template, 'AWS::SQS::Queue'),
     ])
       expect(protectedArns).toContain(lookup.getAtt(id, 'Arn'));
+  });
+
+  it('allows the channel function its signing keys, in the account and region synthesized, and not the AutoABR jobs', async () => {
+    const channelRole = roles.find((r) =>
+      r.usedBy.some((u) => u.logicalId.startsWith('ChannelServiceHandler')),
+    )!;
+    const [jobsId] = resourcesOfType(template, 'AWS::DynamoDB::GlobalTable').find(([id]) =>
+      id.startsWith('StateTableautoabrjobs'),
+    )!;
+    const call = (action: string, resource: string): AwsCall => ({
+      principal: channelRole.logicalId,
+      service: action.split(':')[0] as AwsCall['service'],
+      operation: action.split(':')[1]!,
+      action,
+      resources: [resource],
+      status: 200,
+    });
+    const report = await evaluateCalls(template, lookup, [
+      call(
+        'ssm:GetParameters',
+        'arn:aws:ssm:eu-west-1:111111111111:parameter/onair/test/jwt-signing-key/current',
+      ),
+      call('dynamodb:GetItem', lookup.getAtt(jobsId, 'Arn')),
+    ]);
+    const calls = report.principals.find((p) => p.principal === channelRole.logicalId)!.calls;
+    expect(calls.map((c) => [c.action, c.decision])).toEqual([
+      ['dynamodb:GetItem', 'ImplicitlyDenied'],
+      ['ssm:GetParameters', 'Allowed'],
+    ]);
   });
 });

@@ -6,8 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { type AwsEnv, arnOf, awsEnv } from './aws-env';
+import { detectEnv } from './detect-env';
 import { type CfnResource, type CfnTemplate, type PhysicalLookup, resolveString } from './template';
 
+/** Account and region default to those the template names literally (detect-env.ts), else DEFAULT_ENV's. */
 export interface LookupOptions extends Partial<AwsEnv> {
   /** Physical names by logical id (a table's or bucket's name, a queue's name, a role's name ...). */
   names?: Record<string, string>;
@@ -56,7 +58,7 @@ const PSEUDO: Record<string, (env: AwsEnv) => string> = {
 
 export function defaultLookup(template: CfnTemplate, options: LookupOptions = {}): DefaultLookup {
   const { names = {}, ...envParts } = options;
-  const env = awsEnv(envParts);
+  const env = awsEnv({ ...detectEnv(template), ...envParts });
   const cache = new Map<string, Physical>();
   const lookup: DefaultLookup = {
     env,

@@ -1,5 +1,10 @@
-/** The report as text for a person: the verdict first, then each role's calls, denials and unused grants. */
+/**
+ * The report as text for a person: the verdict first, then per role its allowed calls by action (a
+ * few of the resources, then how many more), every denial in full, and what it is granted but never used.
+ */
 import type { CallSummary, Report } from './report';
+
+const RESOURCES_SHOWN = 3;
 
 export function formatReport(report: Report): string {
   const lines: string[] = [];
@@ -13,7 +18,8 @@ export function formatReport(report: Report): string {
       '',
       `${p.principal} (${p.usedBy.map((u) => `${u.as} ${u.logicalId}`).join(', ') || 'unused'})`,
     );
-    for (const c of p.calls) lines.push(`  ${mark(c)} ${line(c)}`);
+    lines.push(...allowedLines(p.calls.filter((c) => c.decision === 'Allowed')));
+    for (const c of p.denials) lines.push(`  ${c.decision === 'Error' ? '!' : '✗'} ${line(c)}`);
     for (const u of p.unknownManagedPolicies) lines.push(`  ! managed policy not modelled: ${u}`);
     if (p.unusedGrants.length) lines.push('  granted, never used:');
     for (const g of p.unusedGrants) {
@@ -37,7 +43,18 @@ export function formatReport(report: Report): string {
   return lines.join('\n');
 }
 
-const mark = (c: CallSummary) => (c.decision === 'Allowed' ? '✓' : c.decision === 'Error' ? '!' : '✗');
+/** One line per action: its count, operations and first resources. */
+function allowedLines(calls: CallSummary[]): string[] {
+  const byAction = new Map<string, CallSummary[]>();
+  for (const c of calls) byAction.set(c.action, [...(byAction.get(c.action) ?? []), c]);
+  return [...byAction].map(([action, group]) => {
+    const count = group.reduce((n, c) => n + c.count, 0);
+    const operations = [...new Set(group.flatMap((c) => c.operations))].sort().join(', ');
+    const shown = group.slice(0, RESOURCES_SHOWN).map((c) => c.resource);
+    const more = group.length > RESOURCES_SHOWN ? ` and ${group.length - RESOURCES_SHOWN} more` : '';
+    return `  ✓ ${action} ×${count} (${operations}) on ${shown.join(', ')}${more}`;
+  });
+}
 
 function line(c: CallSummary): string {
   const verdict = c.decision === 'Allowed' ? '' : ` ${c.decision}${c.error ? `: ${c.error}` : ''}`;

@@ -5,9 +5,11 @@
 export { type AwsEnv, awsEnv, DEFAULT_ENV } from './aws-env';
 export { AWS_SERVICES, type AwsCall, type AwsService, ENDPOINT_VARIABLE } from './calls';
 export { type DefaultLookup, defaultLookup, type LookupOptions, withOverrides } from './default-lookup';
-export { executionRoleCalls, passRoleCalls } from './derived-calls';
+export { passRoleCalls } from './derived-calls';
+export { executionRoleCalls } from './ecs-execution-calls';
 export { evaluateCalls } from './evaluate';
 export { formatReport } from './format-report';
+export { lambdaServiceCalls } from './lambda-service-calls';
 export { type RolePrincipal, rolesOf } from './principals';
 export { type RecordingProxy, type RecordingProxyOptions, startRecordingProxy } from './recorder';
 export type { Report } from './report';

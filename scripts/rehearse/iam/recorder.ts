@@ -40,12 +40,17 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const host = options.host ?? '127.0.0.1';
   const env = awsEnv(options.env);
   const recorded: AwsCall[] = [];
-  const agent = new Agent({ keepAlive: true });
+  // A fresh loopback connection per forwarded request: a kept-alive one the stand-in closes while idle
+  // would fail the next request it carries (ECONNRESET), a 502 the deployment never sees.
+  const agent = new Agent({ keepAlive: false });
   const servers: Server[] = [];
   const endpoints: Partial<Record<AwsService, string>> = {};
   try {
     for (const [service, target] of Object.entries(options.targets) as [AwsService, string][]) {
       const server = createServer((req, res) => forward(service, new URL(target), req, res));
+      // The SDK keeps its connections open without limit: closing them sooner than it reuses them
+      // would race its next request. close() ends them.
+      server.keepAliveTimeout = 10 * 60_000;
       servers.push(server);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

@@ -49,7 +49,7 @@ export interface PrincipalReport {
 }
 
 export interface Report {
-  /** True when every call was allowed and every caller is a role of the template. */
+  /** True when calls were checked, every one was allowed and every caller is a role of the template. */
   ok: boolean;
   checks: number;
   denied: number;
@@ -96,7 +96,8 @@ export function buildReport(
   ).length;
   const errors = roleChecks.filter((c) => c.decision === 'Error').length;
   return {
-    ok: denied === 0 && errors === 0 && unknownPrincipals.length === 0,
+    // No call at all means the recording failed, not that every call was allowed.
+    ok: checked.length > 0 && denied === 0 && errors === 0 && unknownPrincipals.length === 0,
     checks: checked.length,
     denied,
     errors,

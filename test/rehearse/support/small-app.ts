@@ -1,14 +1,16 @@
 /**
  * A small synthesized stack with the shapes the IAM rehearsal meets: a Lambda reading a table and a
- * TLS-only bucket, and a Fargate task definition with a task role, an execution role and a secret.
+ * TLS-only bucket and consuming a queue, and a Fargate task definition with a task role, an execution role and a secret.
  */
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { CfnTemplate } from '../../../scripts/rehearse/iam/template';
 
 export function smallApp(): CfnTemplate {
@@ -24,6 +26,7 @@ export function smallApp(): CfnTemplate {
   });
   table.grantReadData(reader);
   bucket.grantRead(reader);
+  reader.addEventSource(new SqsEventSource(new sqs.Queue(stack, 'Events')));
   const task = new ecs.FargateTaskDefinition(stack, 'Worker');
   task.addContainer('worker', {
     image: ecs.ContainerImage.fromRegistry('public.example/worker'),

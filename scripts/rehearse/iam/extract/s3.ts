@@ -32,6 +32,18 @@ const OBJECT_SUBRESOURCE: Record<string, [get: string, put: string, del: string]
   attributes: ['GetObjectAttributes', 'GetObjectAttributes', 'GetObjectAttributes'],
 };
 
+/** The action on a given version (`?versionId=`), where IAM has one of its own. */
+const VERSIONED: Record<string, string> = {
+  GetObject: 'GetObjectVersion',
+  GetObjectTagging: 'GetObjectVersionTagging',
+  GetObjectAcl: 'GetObjectVersionAcl',
+  GetObjectAttributes: 'GetObjectVersionAttributes',
+  PutObjectTagging: 'PutObjectVersionTagging',
+  PutObjectAcl: 'PutObjectVersionAcl',
+  DeleteObject: 'DeleteObjectVersion',
+  DeleteObjectTagging: 'DeleteObjectVersionTagging',
+};
+
 /** Only DeleteObjects names its objects in the body; every other body is streamed, not read. */
 export function s3NeedsBody(method: string, query: URLSearchParams): boolean {
   return method === 'POST' && query.has('delete');
@@ -52,26 +64,22 @@ export const extractS3: Extractor = (request, env) => {
     for (const [name, actions] of Object.entries(OBJECT_SUBRESOURCE)) if (query.has(name)) return actions[i];
     return undefined;
   };
-  const versioned = query.has('versionId') ? 'Version' : '';
+  const version = (action: string) => (query.has('versionId') ? (VERSIONED[action] ?? action) : action);
   switch (method) {
     case 'GET':
     case 'HEAD': {
       if (query.has('uploadId'))
         return { operation: 'ListParts', authorizations: [s3('ListMultipartUploadParts', objectArn)] };
       const sub = pick(0);
-      if (sub)
-        return {
-          operation: sub,
-          authorizations: [s3(sub.replace(/^GetObject/, `GetObject${versioned}`), objectArn)],
-        };
+      if (sub) return { operation: sub, authorizations: [s3(version(sub), objectArn)] };
       return {
         operation: method === 'HEAD' ? 'HeadObject' : 'GetObject',
-        authorizations: [s3(`GetObject${versioned}`, objectArn)],
+        authorizations: [s3(version('GetObject'), objectArn)],
       };
     }
     case 'PUT': {
       const sub = pick(1);
-      if (sub) return { operation: sub, authorizations: [s3(sub, objectArn)] };
+      if (sub) return { operation: sub, authorizations: [s3(version(sub), objectArn)] };
       return putObject(request, objectArn, env, s3);
     }
     case 'POST': {
@@ -91,8 +99,8 @@ export const extractS3: Extractor = (request, env) => {
       if (query.has('uploadId'))
         return { operation: 'AbortMultipartUpload', authorizations: [s3('AbortMultipartUpload', objectArn)] };
       const sub = pick(2);
-      if (sub) return { operation: sub, authorizations: [s3(sub, objectArn)] };
-      return { operation: 'DeleteObject', authorizations: [s3(`DeleteObject${versioned}`, objectArn)] };
+      if (sub) return { operation: sub, authorizations: [s3(version(sub), objectArn)] };
+      return { operation: 'DeleteObject', authorizations: [s3(version('DeleteObject'), objectArn)] };
     }
     default:
       return { operation: method, authorizations: [s3('Unknown', objectArn)] };
