@@ -163,7 +163,7 @@ async function main(): Promise<void> {
       await waitFor(
         async () => (await fetch(`${engineUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok,
         Boolean,
-        { timeoutMs: 60_000, what: `the engine container answering ${engineUrl}/health` },
+        { timeoutMs: 180_000, what: `the engine container answering ${engineUrl}/health` },
       ).catch(async (err) => {
         throw new Error(`${errorText(err)}\n${(await task.logs()).slice(-3000)}`);
       });
@@ -273,6 +273,13 @@ async function main(): Promise<void> {
 }
 
 let failed = false;
+// Ctrl-C or a CI timeout: stop the containers and processes before going (the exit hooks cover only
+// child processes, not podman's containers).
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    process.stdout.write(`\n${signal}: stopping everything the rehearsal started\n`);
+    void steps.stopAll().finally(() => process.exit(130));
+  });
 try {
   await main();
 } catch (err) {

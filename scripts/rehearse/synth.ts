@@ -17,7 +17,7 @@ export interface Synthesized {
   templatePath: string;
 }
 
-export async function synth(stage: 'test' | 'prod', timeoutMs = 180_000): Promise<Synthesized> {
+export async function synth(stage: 'test' | 'prod', timeoutMs = 420_000): Promise<Synthesized> {
   const outDir = join(REHEARSAL_DIR, `cdk.${stage}`);
   await run('npx', ['cdk', 'synth', '-q', '-c', `stage=${stage}`, '-o', outDir], {
     cwd: join(import.meta.dirname, '../..'),

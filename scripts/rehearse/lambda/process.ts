@@ -31,7 +31,7 @@ export async function startLambda(options: {
   logDir: string;
   startTimeoutMs?: number;
 }): Promise<LambdaProcess> {
-  const { name, bundleDir, handler, mode, env, logDir, startTimeoutMs = 30_000 } = options;
+  const { name, bundleDir, handler, mode, env, logDir, startTimeoutMs = 90_000 } = options;
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `${name}.log`);
   const log = createWriteStream(logFile);
