@@ -182,7 +182,8 @@ async function main(): Promise<void> {
 
   const channelApi = api('ChannelService');
   const walk = await createTrialChannel({ steps, channelApi, engineUrl });
-  const master = `${engineUrl}/channels/${walk.channel.name}/master.m3u8`;
+  // The playback URL the channel API gave, on the engine instead of CloudFront (not rehearsed).
+  const master = `${engineUrl}${new URL(walk.channel.playback).pathname}`;
   await steps.run(
     'walk-through: the channel plays through the engine container in hls.js (Chromium)',
     async () => {
