@@ -5,10 +5,14 @@
  * AWS endpoints, the host's network.
  */
 import { randomUUID } from 'node:crypto';
-import { HOST_NETWORK, podman } from '../images/podman';
+import { withTimeout } from '../../core/timeout';
+import { HOST_NETWORK, podman as podmanUnbounded } from '../images/podman';
 import type { RehearsedTemplate } from './cloud';
 import { type PhysicalLookup, resolveString } from './iam/template';
 import { type RuntimeSettings, runtimeEnv } from './lambda/env';
+
+/** Every podman call bounded: a wedged podman fails the step instead of hanging the run. */
+const podman = (args: string[]) => withTimeout(podmanUnbounded(args), 120_000, `podman ${args[0]}`);
 
 export interface TaskDefinition {
   id: string;
