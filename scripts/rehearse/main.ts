@@ -273,6 +273,7 @@ async function main(): Promise<void> {
   });
 }
 
+const startedAt = Date.now();
 let failed = false;
 // Ctrl-C or a CI timeout: stop the containers and processes before going (the exit hooks cover only
 // child processes, not podman's containers).
@@ -292,8 +293,8 @@ try {
 if (iamReport) process.stdout.write(`\nTEST STAGE ${iamReport}\n\n`);
 if (prodIamReport) process.stdout.write(`PROD STAGE ${prodIamReport}\n\n`);
 for (const note of notes) process.stdout.write(`  · ${note}\n`);
-const total = steps.results.reduce((sum, r) => sum + r.ms, 0);
+const failedSteps = steps.results.filter((r) => !r.ok).length;
 process.stdout.write(
-  `\n${failed ? 'FAILED' : 'PASSED'}: ${steps.results.length} steps, ${(total / 1000).toFixed(0)} s\n`,
+  `\n${failed ? 'FAILED' : 'PASSED'}: ${steps.results.length} steps (${failedSteps} failed) in ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`,
 );
 process.exit(failed ? 1 : 0);
