@@ -7,12 +7,12 @@ import { rmSync } from 'node:fs';
 import { SsmKeyStore } from '../../core/auth/ssm-key-store';
 import { waitFor } from '../../core/wait-for';
 import { issueOperatorToken } from '../../functions/channel/operator-token';
+import { candidatePort } from '../../local/ports';
 import { ENGINE_IMAGE, WORKER_IMAGE } from '../images/image-names';
 import { imageExistsSync } from '../images/podman';
 import { startRehearsalCloud } from './cloud';
 import { customResourceCreates } from './custom-resources';
 import { fetchSecretAs } from './ecs-secrets';
-import { candidatePort } from './free-port';
 import { evaluateCalls, executionRoleCalls, formatReport, loadTemplate, startRecordingProxy } from './iam';
 import { autoabrJourney } from './journeys/autoabr';
 import { keepAliveSurvivesIdle } from './journeys/keep-alive';
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     'local cloud from the template (tables, queues, buckets, SSM, Secrets Manager)',
     () => startRehearsalCloud(template, steps),
   );
+  // The engine's port is part of its configuration: a candidate, and a collision fails its start.
   const enginePort = await candidatePort();
   const engineUrl = `http://127.0.0.1:${enginePort}`;
   const overrides: RuntimeSettings['overrides'] = {
