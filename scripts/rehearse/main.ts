@@ -8,7 +8,10 @@ import { SsmKeyStore } from '../../core/auth/ssm-key-store';
 import { waitFor } from '../../core/wait-for';
 import { issueOperatorToken } from '../../functions/channel/operator-token';
 import { candidatePort } from '../../local/ports';
-import { ENGINE_IMAGE, WORKER_IMAGE } from '../images/image-names';
+import {
+  ENGINE_IMAGE as BUILT_ENGINE_IMAGE,
+  WORKER_IMAGE as BUILT_WORKER_IMAGE,
+} from '../images/image-names';
 import { imageExistsSync } from '../images/podman';
 import { startRehearsalCloud } from './cloud';
 import { customResourceCreates } from './custom-resources';
@@ -28,6 +31,11 @@ import { startEcs } from './stand-ins/ecs';
 import { errorText, Steps } from './steps';
 import { REHEARSAL_DIR, synth } from './synth';
 import { runTask, taskDefinition } from './tasks';
+
+// The images `npm run images` tags; REHEARSAL_ENGINE_IMAGE / REHEARSAL_WORKER_IMAGE rehearse other builds
+// (a branch's candidate image) without retagging the shared store.
+const ENGINE_IMAGE = process.env.REHEARSAL_ENGINE_IMAGE || BUILT_ENGINE_IMAGE;
+const WORKER_IMAGE = process.env.REHEARSAL_WORKER_IMAGE || BUILT_WORKER_IMAGE;
 
 // Each function, container and DynamoDB Local registers its own exit hook (never left running).
 process.setMaxListeners(50);
