@@ -68,7 +68,8 @@ export function toEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEven
   };
 }
 
-function lambdaContext(name: string, requestId: string): Context {
+/** The Context a handler gets: also used by the rehearsal to invoke scheduled and queue-driven functions. */
+export function lambdaContext(name: string, requestId: string): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: name,

@@ -19,7 +19,7 @@ export function isPortInUse(err: unknown): boolean {
 }
 
 /** A port the OS called free a moment ago: only a candidate, as anyone may take it before we do. */
-function candidatePort(): Promise<number> {
+export function candidatePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
