@@ -5,7 +5,7 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { startFauxqs } from '../../local/fauxqs';
-import type { AwsEnv } from './iam/aws-env';
+import type { AwsEnv } from './iam/record/aws-env';
 import { defaultLookup, withOverrides } from './iam/default-lookup';
 import type { CfnResource, CfnTemplate, PhysicalLookup } from './iam/template';
 import { provisionFromTemplate } from './provision-template';
