@@ -1,6 +1,6 @@
 /**
  * `npm run images`: every image the stack deploys, built here with podman from the real Dockerfiles
- * (docs/deploy.md, "Building the images here"). Docker Hub is out of reach, so the base image is
+ * (docs/rehearsal.md, "Building the images here"). Docker Hub is out of reach, so the base image is
  * stood in for first (stand-in-base.ts) unless podman already has it; builds never pull.
  *
  *   npm run images                  # the stand-in base if missing, then every deployed image

@@ -5,8 +5,8 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { startFauxqs } from '../../local/fauxqs';
-import type { AwsEnv } from './iam/record/aws-env';
 import { defaultLookup, withOverrides } from './iam/default-lookup';
+import type { AwsEnv } from './iam/record/aws-env';
 import type { CfnResource, CfnTemplate, PhysicalLookup } from './iam/template';
 import { provisionFromTemplate } from './provision-template';
 import type { JsonService } from './stand-ins/json-service';

@@ -1,6 +1,6 @@
 /**
  * `npm run rehearse`: a rehearsal of what is deployed, with the configuration that is deployed
- * (docs/deploy.md, "Rehearsing a deployment"). Every step is printed with its duration; any failure
+ * (docs/rehearsal.md, "Rehearsing a deployment"). Every step is printed with its duration; any failure
  * exits non-zero; everything started is stopped, whatever happened.
  */
 import { rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The Dockerfiles `npm run images` builds are the ones the stack deploys, on the one base it stands in
- * for, and they carry nothing of this machine (docs/deploy.md, "Building the images here").
+ * for, and they carry nothing of this machine (docs/rehearsal.md, "Building the images here").
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
