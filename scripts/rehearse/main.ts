@@ -73,6 +73,10 @@ async function main(): Promise<void> {
     },
   };
   const engineOverrides: RuntimeSettings['overrides'] = {
+    ENGINE_HOST: {
+      value: '127.0.0.1',
+      why: "the container shares this host's network (podman --network=host): loopback only, as every test server here",
+    },
     port: {
       value: String(enginePort),
       why: 'a free port on the shared host network (the task definition says 8000)',
