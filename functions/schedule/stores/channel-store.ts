@@ -97,7 +97,8 @@ export function dynamoChannelStore(
         await ddb.send(
           new PutCommand({
             TableName: table,
-            Item: { ...publicChannel(channel), createdAt: nowMs },
+            // Versions start at 0: an absent one marks a channel written before they were kept.
+            Item: { ...publicChannel(channel), createdAt: nowMs, scheduleVersion: 0, liveVersion: 0 },
             ConditionExpression: 'attribute_not_exists(id)',
           }),
         );
