@@ -1,6 +1,6 @@
 /**
  * Polling benchmark (`npm run bench:polling`, or `tsx scripts/bench-polling.ts [--sizes 10,1000,10000]
- * [--seconds 30] [--warmup-max 300]`): what one engine task sends per minute to DynamoDB and to the
+ * [--seconds 30] [--warmup-max 300] [--settle 30]`): what one engine task sends per minute to DynamoDB and to the
  * schedule API, at each size idle and with one change per second.
  *
  * The real engine host (engine-container/host/main.ts, a child process: one task) runs against the
@@ -12,7 +12,8 @@
  * A size is `n` channels: n/2 Loop channels of the channel API and n/2 empty schedule channels (they
  * play the slate), seeded through the stores. The playout log is the engine's memory store: per-item
  * log writes are playout, not polling, and are left out. Each case is measured for --seconds of real
- * time after the engine has read every schedule channel once and settled, and scaled to a minute
+ * time after the engine has read every schedule channel's schedule once and --settle seconds more
+ * (an engine starting thousands of channels on a busy machine takes a while), and scaled to a minute
  * (x 60 / seconds). The change case makes one change a second, alternating a LIVE entry POSTed to the
  * schedule API (a day ahead, so nothing switches) and a live event added to a channel-API channel.
  * Every loop is bounded by a count or a deadline. Prints one table; the load average says how busy
@@ -39,11 +40,13 @@ const { values: opts } = parseArgs({
     sizes: { type: 'string', default: '10,1000,10000' },
     seconds: { type: 'string', default: '30' },
     'warmup-max': { type: 'string', default: '300' },
+    settle: { type: 'string', default: '30' },
   },
 });
 const SIZES = opts.sizes.split(',').map(Number);
 const SECONDS = Number(opts.seconds);
 const WARMUP_MAX_S = Number(opts['warmup-max']);
+const SETTLE_S = Number(opts.settle);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCHEDULE_TENANT = 'bench.example';
 /** Channel-API channels per tenant: creates of one tenant contend on its counter. */
@@ -87,7 +90,14 @@ async function main(): Promise<void> {
   process.env.AWS_ENDPOINT_URL_DYNAMODB = serviceDynamo.url;
   const { handler } = await import('../functions/schedule/handler');
   const gateway = await startGateway('schedule', handler, 0);
-  const api = await startCountingProxy(gateway.url, routeKey(/(\/channels\/)[^/]+/));
+  // Which channels' schedules were read: the warm-up waits until each was read once.
+  const scheduleRead = new Set<string>();
+  const route = routeKey(/(\/channels\/)[^/]+/);
+  const api = await startCountingProxy(gateway.url, (req, body) => {
+    const id = /\/channels\/([^/?]+)\/schedule/.exec(req.url ?? '')?.[1];
+    if (id) scheduleRead.add(id);
+    return route(req, body);
+  });
   const origin = await startStaticServer(`${ROOT}engine-container/static`);
   const channelStore = dynamoChannelStore(documentClient(), tableName(tables.channels));
   const scheduleStores = dynamoScheduleStores();
@@ -146,14 +156,17 @@ async function main(): Promise<void> {
     });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
-      // Warm: every schedule channel's schedule read once (its first item), then 10 s to settle.
+      // Warm: every schedule channel's schedule read once (its first item), then SETTLE_S to settle.
       for (const p of [engineDynamo, serviceDynamo, api]) p.reset();
-      const deadline = Date.now() + WARMUP_MAX_S * 1000;
-      const scheduleReads = () => api.counts().get('GET /api/v1/channels/{id}/schedule') ?? 0;
-      while (scheduleReads() < half && Date.now() < deadline && child.exitCode === null) await sleep(500);
+      scheduleRead.clear();
+      const started = Date.now();
+      const deadline = started + WARMUP_MAX_S * 1000;
+      while (scheduleRead.size < half && Date.now() < deadline && child.exitCode === null) await sleep(500);
       if (child.exitCode !== null) throw new Error(`engine exited with ${child.exitCode}`);
-      progress(`${size} channels: ${scheduleReads()} schedule reads during warm-up; settling`);
-      await sleep(10_000);
+      progress(
+        `${size} channels: ${scheduleRead.size} schedules read in ${Math.round((Date.now() - started) / 1000)} s; settling ${SETTLE_S} s`,
+      );
+      await sleep(SETTLE_S * 1000);
       const measure = async (mode: Row['mode'], change?: (i: number) => Promise<void>): Promise<Row> => {
         for (const p of [engineDynamo, serviceDynamo, api]) p.reset();
         const end = Date.now() + SECONDS * 1000;
