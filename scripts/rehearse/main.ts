@@ -209,9 +209,11 @@ async function main(): Promise<void> {
   await listAndDelete({ steps, channelApi, walk });
 
   // (c) beside (b): the worker's encodes and the schedule's waits overlap.
-  const autoabrFn = functions.find((f) => f.apis.some((a) => a.startsWith('AutoabrService')));
-  const keyPrefix = autoabrFn && running.envs.get(autoabrFn.id)?.JWT_KEY_PARAMETER;
-  if (!keyPrefix) throw new Error('the AutoABR API function has no JWT_KEY_PARAMETER');
+  // Operators sign with the private key, which only the token issuer (the channel API) may read: its
+  // parameter is the one `npm run token` is given in a deployment (docs/deploy.md).
+  const issuerFn = functions.find((f) => f.apis.some((a) => a.startsWith('ChannelService')));
+  const keyPrefix = issuerFn && running.envs.get(issuerFn.id)?.JWT_KEY_PARAMETER;
+  if (!keyPrefix) throw new Error('the channel API function has no JWT_KEY_PARAMETER');
   const operator = await steps.run(
     'an operator token with the autoabr scope, signed with the key in SSM',
     () =>

@@ -10,7 +10,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll, writeIf } from '../../../core/dynamo';
+import { queryAll, writeIf } from '../../../core/dynamo/queries';
 import { tableName, tables } from '../../../core/resources';
 import type { PlayoutItem } from '../playout/item';
 import { assertFollows, type LeasingLogStore } from '../playout/log-store';

@@ -6,7 +6,7 @@
  * no `status`, so they stay out of the byStatus index.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, queryAll, queryPage } from '../../../core/dynamo';
+import { isConditionFailure, queryAll, queryPage } from '../../../core/dynamo/queries';
 import { ACTIVE_JOB_KEY, type ActiveJobKey, type JobItem } from '../domain/job';
 import type { ModelName } from '../domain/models';
 import type { FinishOutcome, JobPage, JobStore } from '../ports/job-store';

@@ -16,9 +16,9 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { queryAll, queryPage } from '../../../core/dynamo';
+import { queryAll, queryPage } from '../../../core/dynamo/queries';
+import { transactWithRetry } from '../../../core/dynamo/transact-retry';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
-import { transactWithRetry } from '../../../core/transact-retry';
 import { channelId } from '../channel-id';
 import { CHANNEL_NAME } from '../channel-schema';
 import type { Channel, LiveEvent } from '../model';

@@ -3,7 +3,7 @@
  * only while below the limit, and removed by TTL after the window. Shared by every Lambda instance.
  */
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { writeIf } from '../../../core/dynamo';
+import { writeIf } from '../../../core/dynamo/queries';
 
 export interface RateLimit {
   scope: string;

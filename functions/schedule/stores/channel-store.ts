@@ -10,7 +10,7 @@ import {
   PutCommand,
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, queryPage, writeIf } from '../../../core/dynamo';
+import { isConditionFailure, queryPage, writeIf } from '../../../core/dynamo/queries';
 import { type MediaShape, mediaOf } from '../../../core/media-shape';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import type { ScheduleChannel, ScheduleCursor } from '../model';

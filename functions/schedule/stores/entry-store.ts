@@ -12,9 +12,9 @@
  * channel's schedule again only when its versions moved.
  */
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { batchDelete, isTransactionConflict, queryAll, queryPage } from '../../../core/dynamo';
+import { batchDelete, isTransactionConflict, queryAll, queryPage } from '../../../core/dynamo/queries';
+import { transactWithRetry } from '../../../core/dynamo/transact-retry';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
-import { transactWithRetry } from '../../../core/transact-retry';
 import { channelKey, type ScheduleCursor, type ScheduleEntry } from '../model';
 import type { PlannedEntry } from '../planning/plan-schedule';
 import type { ChangeStamp } from './change-stamp';

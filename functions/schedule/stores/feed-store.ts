@@ -18,7 +18,7 @@ import {
   queryAll,
   queryPage,
   writeIf,
-} from '../../../core/dynamo';
+} from '../../../core/dynamo/queries';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import type { Feed, FeedFetchState, FeedItem, StoredFeed } from '../model';
 import { TENANT_ID_KEY } from './page-keys';
