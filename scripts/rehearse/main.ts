@@ -312,4 +312,7 @@ const failedSteps = steps.results.filter((r) => !r.ok).length;
 process.stdout.write(
   `\n${failed ? 'FAILED' : 'PASSED'}: ${steps.results.length} steps (${failedSteps} failed) in ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`,
 );
+// The plain closing line CI reads: a failure before any step ran still counts as one failed.
+const failedCount = failed ? Math.max(failedSteps, 1) : 0;
+process.stdout.write(`rehearsal: ${steps.results.length - failedSteps} passed, ${failedCount} failed\n`);
 process.exit(failed ? 1 : 0);
