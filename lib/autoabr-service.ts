@@ -21,6 +21,7 @@ import { Construct } from 'constructs';
 import { apiFunction } from './api-function';
 import { imageFromRepo, X86_64_LINUX } from './engine/engine-service';
 import type { FargateSize } from './fargate-size';
+import { CONSUME, grantQueue, grantTable, READ_ITEMS, SEND, SETTLE, WRITE_ITEMS } from './grants';
 import { ServiceHttpApi } from './http-api';
 import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from './nag-suppressions';
 import type { SigningKeys } from './signing-keys';
@@ -55,11 +56,6 @@ interface Parts {
   dlq: sqs.IQueue;
   extraBuckets: s3.IBucket[];
 }
-
-const grantQueue = (grantee: iam.IGrantable, q: sqs.IQueue) => {
-  q.grantSendMessages(grantee);
-  q.grantConsumeMessages(grantee);
-};
 
 export class AutoabrServiceConstruct extends Construct {
   readonly api: ServiceHttpApi;
@@ -116,8 +112,8 @@ export class AutoabrServiceConstruct extends Construct {
       },
     });
     props.signingKeys.grantReadPublic(fn);
-    jobs.grantReadWriteData(fn);
-    queue.grantSendMessages(fn);
+    grantTable(jobs, fn, READ_ITEMS, WRITE_ITEMS);
+    grantQueue(queue, fn, SEND);
     props.state.buckets.autoabr.grantReadWrite(fn);
     // The API reads settings documents and results; it writes only to AutoABR's own bucket.
     for (const bucket of extraBuckets) bucket.grantRead(fn);
@@ -137,9 +133,11 @@ export class AutoabrServiceConstruct extends Construct {
       environment: env,
       logging: ecs.LogDrivers.awsLogs({ streamPrefix: 'autoabr-worker', logGroup: workerLogs }),
     });
-    jobs.grantReadWriteData(worker.taskRole);
-    grantQueue(worker.taskRole, queue);
-    grantQueue(worker.taskRole, dlq);
+    grantTable(jobs, worker.taskRole, READ_ITEMS, WRITE_ITEMS);
+    // The dispatcher received the job message; the worker extends it, deletes it, queues a retry, or
+    // dead-letters it.
+    grantQueue(queue, worker.taskRole, SETTLE, SEND);
+    grantQueue(dlq, worker.taskRole, SEND);
     for (const bucket of [props.state.buckets.autoabr, ...extraBuckets])
       bucket.grantReadWrite(worker.taskRole);
     return { worker, workerLogs };
@@ -170,9 +168,9 @@ export class AutoabrServiceConstruct extends Construct {
         AUTOABR_ECS_ASSIGN_PUBLIC_IP: 'true',
       },
     });
-    jobs.grantReadWriteData(dispatcher);
-    grantQueue(dispatcher, queue);
-    grantQueue(dispatcher, dlq);
+    grantTable(jobs, dispatcher, READ_ITEMS, WRITE_ITEMS);
+    grantQueue(queue, dispatcher, CONSUME, SEND);
+    grantQueue(dlq, dispatcher, SEND);
     dispatcher.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['ecs:RunTask'], resources: [worker.taskDefinitionArn] }),
     );

@@ -2,6 +2,7 @@
 import { Construct } from 'constructs';
 import { channelRoutes } from '../functions/channel/routes';
 import { apiFunction } from './api-function';
+import { grantQueue, grantTable, READ_ITEMS, SEND, WRITE_ITEMS } from './grants';
 import { ServiceHttpApi } from './http-api';
 import type { SigningKeys } from './signing-keys';
 import type { ApiThrottle } from './stack-config';
@@ -34,11 +35,11 @@ export class ChannelServiceConstruct extends Construct {
         QUEUE_CHANNEL_EVENTS: state.env.QUEUE_CHANNEL_EVENTS!,
       },
     });
-    state.tables.channels.grantReadWriteData(fn);
-    state.tables.rateLimits.grantReadWriteData(fn);
+    grantTable(state.tables.channels, fn, READ_ITEMS, WRITE_ITEMS);
+    grantTable(state.tables.rateLimits, fn, READ_ITEMS, WRITE_ITEMS);
     // Read only: a channel's EPG is what the engine logged it played (functions/channel/epg/).
-    state.tables.playoutLog.grantReadData(fn);
-    state.queues.channelEvents.grantSendMessages(fn);
+    grantTable(state.tables.playoutLog, fn, READ_ITEMS);
+    grantQueue(state.queues.channelEvents, fn, SEND);
     props.signingKeys.grantRead(fn);
     // Route paths and methods only: the table is data, the dependencies are never built at synth.
     const routes = channelRoutes(() => Promise.reject(new Error('not at synth time')));

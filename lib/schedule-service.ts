@@ -10,6 +10,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { createScheduleRoutes } from '../functions/schedule/api/routes';
 import { apiFunction } from './api-function';
+import { BATCH_WRITE, grantTable, READ_ITEMS, SCAN, WRITE_ITEMS } from './grants';
 import { ServiceHttpApi } from './http-api';
 import type { SigningKeys } from './signing-keys';
 import type { ApiThrottle } from './stack-config';
@@ -39,9 +40,10 @@ export class ScheduleServiceConstruct extends Construct {
       SCHEDULE_BLOCK_PRIVATE_URLS: 'true',
     };
     const grantTables = (grantee: iam.IGrantable) => {
-      state.tables.scheduleChannels.grantReadWriteData(grantee);
-      state.tables.scheduleFeeds.grantReadWriteData(grantee);
-      state.tables.scheduleEntries.grantReadWriteData(grantee);
+      // Channels are listed across tenants (Scan); feeds and entries are deleted in batches.
+      grantTable(state.tables.scheduleChannels, grantee, READ_ITEMS, WRITE_ITEMS, SCAN);
+      grantTable(state.tables.scheduleFeeds, grantee, READ_ITEMS, WRITE_ITEMS, BATCH_WRITE);
+      grantTable(state.tables.scheduleEntries, grantee, READ_ITEMS, WRITE_ITEMS, BATCH_WRITE);
     };
 
     const apiFn = apiFunction(this, 'Handler', {

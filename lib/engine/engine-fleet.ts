@@ -7,6 +7,7 @@ import { CfnOutput } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import { Construct } from 'constructs';
+import { grantTable, READ_ITEMS, WRITE_ITEMS } from '../grants';
 import type { SigningKeys } from '../signing-keys';
 import type { StackConfig } from '../stack-config';
 import type { State } from '../state';
@@ -49,8 +50,8 @@ export class EngineFleet extends Construct {
         ...props.environment,
       },
     });
-    state.tables.channels.grantReadData(this.engine.taskRole);
-    state.tables.playoutLog.grantReadWriteData(this.engine.taskRole);
+    grantTable(state.tables.channels, this.engine.taskRole, READ_ITEMS);
+    grantTable(state.tables.playoutLog, this.engine.taskRole, READ_ITEMS, WRITE_ITEMS);
     props.signingKeys.grantRead(this.engine.taskRole);
     // Tasks starting in the deploy that creates the keys find them there.
     this.engine.service.service.node.addDependency(props.signingKeys);

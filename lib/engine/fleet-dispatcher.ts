@@ -13,6 +13,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { apiFunction } from '../api-function';
+import { grantTable, READ_ITEMS, SCAN } from '../grants';
 import type { State } from '../state';
 
 export interface FleetDispatcherProps {
@@ -49,8 +50,9 @@ export class FleetDispatcher extends Construct {
       schedule: events.Schedule.rate(Duration.minutes(2)),
       targets: [new targets.LambdaFunction(this.fn, { retryAttempts: 0 })],
     });
-    state.tables.channels.grantReadData(this.fn);
-    state.tables.scheduleChannels.grantReadData(this.fn);
+    // It counts: channels by their byKind index, schedule channels by a Scan (functions/fleet/).
+    grantTable(state.tables.channels, this.fn, READ_ITEMS);
+    grantTable(state.tables.scheduleChannels, this.fn, SCAN);
     this.fn.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['ecs:UpdateService'], resources: [props.service.serviceArn] }),
     );
