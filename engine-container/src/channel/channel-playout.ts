@@ -16,12 +16,12 @@ import { firstItemToKeep, itemSummary, liveItem } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { VodCache } from '../vod/vod-cache';
-import { decideHeader } from './header';
+import { decideHeader, waitsForContent } from './header';
 import { aloneExtendAtMs, continueLocally } from './local-continuation';
 import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
 import { OutageGuard } from './outage-guard';
-import type { PlannedItem, Planner } from './planner';
+import type { LadderSource, PlannedItem, Planner } from './planner';
 import { eventIdsOf, lateEvent, planScheduled } from './schedule';
 import { loadNewTailVods } from './tail-vods';
 import { planSpreadMs, wakeAtMs } from './wake';
@@ -278,9 +278,16 @@ export class ChannelPlayout {
       if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header)) return;
       if (!(await this.mayAsk())) continue;
       const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
+      let upcoming: LadderSource | undefined;
+      if (!header) {
+        // The first items: the ladder comes from the channel's content, known ahead (header.ts).
+        const known = await this.deps.planner.upcoming({ channel: this.channel, startMs });
+        if (waitsForContent(this.channel, known, this.scheduled)) return;
+        if (known !== 'unknown') upcoming = known;
+      }
       const planned = await this.plan(startMs, header);
       if (planned.length === 0) return;
-      await this.appendAll(planned, startMs, header);
+      await this.appendAll(planned, startMs, header, upcoming);
     }
   }
 
@@ -301,12 +308,20 @@ export class ChannelPlayout {
     return false;
   }
 
-  /** Appends planned items from startMs on; false when another writer got there first. */
-  private async appendAll(planned: PlannedItem[], startMs: number, known?: ChannelHeader): Promise<boolean> {
+  /**
+   * Appends planned items from startMs on; false when another writer got there first. Without a known
+   * header, the items' own is decided (header.ts), from `upcoming` when they hold no VOD.
+   */
+  private async appendAll(
+    planned: PlannedItem[],
+    startMs: number,
+    known?: ChannelHeader,
+    upcoming?: LadderSource,
+  ): Promise<boolean> {
     const { config, vods, resolve, metrics, events } = this.deps;
     const slateUri = this.channel.slate ?? config.defaultSlateUri;
-    const header =
-      known ?? decideHeader(this.channel, planned, slateUri ? vods.get(slateUri) : undefined, config);
+    const slate = slateUri ? vods.get(slateUri) : undefined;
+    const header = known ?? decideHeader(this.channel, planned, slate, config, upcoming);
     const keys = renditionKeys(header.ladder);
     let at = startMs;
     for (const { draft } of planned) {
