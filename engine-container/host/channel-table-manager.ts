@@ -1,8 +1,12 @@
 /**
- * The engine's channel manager for channels made through the channel API: it re-reads the channel table
- * on an interval (a Query on the byKind index, never a Scan) and answers getChannels() from the last
- * read, so creates and deletes reach the engine within one interval. The engine channel id is the
- * channel name, because the playback URL holds only the name.
+ * The engine's channel manager for channels made through the channel API. Every interval it reads the
+ * table's change stamp (one GetItem, whatever the number of channels) and lists the channels (a Query
+ * on the byKind index, never a Scan) only when the stamp moved, so creates, deletes and live events
+ * reach the engine within one interval and an idle deployment costs one small read per interval.
+ * The index is eventually consistent, so after a move the list is read once more an interval later
+ * (a list read a moment too early is corrected); a full list every `fullListMs` heals anything missed.
+ * getChannels() answers from the last list. The engine channel id is the channel name, because the
+ * playback URL holds only the name.
  */
 
 import { logger } from '../../core/logger';
@@ -37,10 +41,17 @@ export class ChannelTableManager implements IChannelManager {
   private outage: OutageState = HEALTHY;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** The stamp of the last list; undefined until a list succeeded. */
+  private listedStamp: number | undefined;
+  private listedAtMs = 0;
+  /** Lists still owed after the stamp moved: this interval's and the next one's (index lag). */
+  private owedLists = 0;
 
   constructor(
-    private readonly store: Pick<ChannelStore, 'listAll'>,
+    private readonly store: Pick<ChannelStore, 'listAll' | 'changeStamp'>,
     private readonly refreshMs = 2000,
+    private readonly fullListMs = 5 * 60_000,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   getChannels(): Channel[] {
@@ -82,9 +93,17 @@ export class ChannelTableManager implements IChannelManager {
   refresh(): Promise<void> {
     this.running ??= (async () => {
       try {
-        const channels = (await this.store.listAll()).map(toEngineChannel);
-        this.channels = channels;
-        this.byId = new Map(channels.map((c) => [c.id, c]));
+        const stamp = await this.store.changeStamp();
+        if (stamp !== this.listedStamp) this.owedLists = 2;
+        const now = this.clock();
+        if (this.owedLists > 0 || now - this.listedAtMs >= this.fullListMs) {
+          const channels = (await this.store.listAll()).map(toEngineChannel);
+          this.channels = channels;
+          this.byId = new Map(channels.map((c) => [c.id, c]));
+          this.listedStamp = stamp;
+          this.listedAtMs = now;
+          this.owedLists = Math.max(0, this.owedLists - 1);
+        }
         this.outage = HEALTHY;
       } catch (err) {
         const outcome = recordFailure(this.outage, Date.now());

@@ -15,6 +15,7 @@ import { type Authenticate, createAuthenticator } from './api/auth';
 import { readScheduleApiConfig, readSchedulerConfig } from './config';
 import { runFeed, type SchedulerDeps } from './scheduler/scheduler';
 import { cachedDurationResolver, createDurationCache, type DurationResolver } from './scheduler/vod-duration';
+import { type ChangeStamp, dynamoChangeStamp } from './stores/change-stamp';
 import { type ChannelStore, dynamoChannelStore } from './stores/channel-store';
 import { dynamoEntryStore, type EntryStore } from './stores/entry-store';
 import { dynamoFeedStore, type FeedKey, type FeedStore } from './stores/feed-store';
@@ -23,14 +24,19 @@ export interface ScheduleStores {
   channels: ChannelStore;
   feeds: FeedStore;
   entries: EntryStore;
+  /** Moved by the channel and entry stores after each write an engine must see. */
+  changes: ChangeStamp;
 }
 
 export function dynamoScheduleStores(ddb: DynamoDBDocumentClient = documentClient()): ScheduleStores {
   const channelsTable = tableName(tables.scheduleChannels);
+  const entriesTable = tableName(tables.scheduleEntries);
+  const changes = dynamoChangeStamp(ddb, entriesTable);
   return {
-    channels: dynamoChannelStore(ddb, channelsTable),
+    channels: dynamoChannelStore(ddb, channelsTable, changes),
     feeds: dynamoFeedStore(ddb, tableName(tables.scheduleFeeds), channelsTable),
-    entries: dynamoEntryStore(ddb, tableName(tables.scheduleEntries), channelsTable),
+    entries: dynamoEntryStore(ddb, entriesTable, channelsTable, changes),
+    changes,
   };
 }
 

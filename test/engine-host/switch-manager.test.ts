@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ScheduleEntry, ScheduleSource } from '../../engine-container/host/schedule/schedule-client';
+import { createLogger } from '../../core/logger';
+import type {
+  ScheduleChannel,
+  ScheduleEntry,
+  ScheduleSource,
+} from '../../engine-container/host/schedule/schedule-client';
+import { ScheduleWatch } from '../../engine-container/host/schedule/schedule-watch';
 import { ScheduleSwitchManager } from '../../engine-container/host/schedule/switch-manager';
 import { playbackChannelId } from '../../functions/schedule/playback-id';
 
@@ -17,20 +23,37 @@ const entry = (id: string, type: 'LIVE' | 'VOD'): ScheduleEntry => ({
   type,
 });
 
-describe('the schedule plug-in stream switch manager', () => {
-  const asked: unknown[] = [];
+/** A schedule API as the plug-in sees it: a stamp, channels with versions, and a count of each call. */
+function fakeSource(channels: ScheduleChannel[]) {
+  const state = { stamp: 1, channels, calls: { changes: 0, listChannels: 0, liveEntries: [] as unknown[] } };
   const source: ScheduleSource = {
-    listChannels: async () => [],
-    schedule: async (...args) => {
-      asked.push(args);
-      return [entry('film', 'VOD'), entry('match', 'LIVE')];
+    changes: async () => {
+      state.calls.changes++;
+      return state.stamp;
+    },
+    listChannels: async () => {
+      state.calls.listChannels++;
+      return state.channels;
+    },
+    schedule: async () => [],
+    liveEntries: async (...args) => {
+      state.calls.liveEntries.push(args);
+      return [entry('match', 'LIVE')];
     },
   };
-  const manager = new ScheduleSwitchManager(source, () => t0);
+  return { state, source };
+}
 
+const sport = playbackChannelId('tv.example', 'sport');
+
+describe('the schedule plug-in stream switch manager', () => {
   it("gives a schedule channel's LIVE entries as LIVE events of its tenant's channel", async () => {
-    const events = await manager.getSchedule(playbackChannelId('tv.example', 'sport'));
-    expect(events).toEqual([
+    const { state, source } = fakeSource([
+      { id: 'sport', tenant: 'tv.example', title: 'Sport', scheduleVersion: 1, liveVersion: 1 },
+    ]);
+    const watch = new ScheduleWatch({ source, log: createLogger(), clock: () => t0 });
+    await watch.refresh();
+    expect(await new ScheduleSwitchManager(watch).getSchedule(sport)).toEqual([
       {
         eventId: 'match',
         assetId: 'match',
@@ -41,10 +64,61 @@ describe('the schedule plug-in stream switch manager', () => {
         uri: 'https://cdn.example/match.m3u8',
       },
     ]);
-    expect(asked[0]).toEqual(['sport', t0 - 12 * 3600_000, t0 + 12 * 3600_000, 'tv.example']);
+    expect(state.calls.liveEntries).toEqual([['sport', t0 - 12 * 3600_000, 'tv.example']]);
+  });
+
+  it('reads nothing but the stamp while it stands still, and the LIVE entries again only when their version moved', async () => {
+    const { state, source } = fakeSource([
+      { id: 'sport', tenant: 'tv.example', title: 'Sport', scheduleVersion: 1, liveVersion: 1 },
+      { id: 'news', tenant: 'tv.example', title: 'News', scheduleVersion: 4, liveVersion: 0 },
+    ]);
+    const watch = new ScheduleWatch({ source, log: createLogger(), clock: () => t0 });
+    for (let i = 0; i < 5; i++) await watch.refresh();
+    expect(state.calls).toMatchObject({ changes: 5, listChannels: 1 });
+    expect(state.calls.liveEntries).toHaveLength(1);
+
+    state.stamp = 2;
+    state.channels = state.channels.map((c) => (c.id === 'news' ? { ...c, scheduleVersion: 5 } : c));
+    await watch.refresh();
+    expect(state.calls.listChannels).toBe(2);
+    expect(state.calls.liveEntries).toHaveLength(1);
+    expect(watch.scheduleVersion(playbackChannelId('tv.example', 'news'))).toBe(5);
+
+    state.stamp = 3;
+    state.channels = state.channels.map((c) => (c.id === 'sport' ? { ...c, liveVersion: 2 } : c));
+    await watch.refresh();
+    expect(state.calls.liveEntries).toHaveLength(2);
+  });
+
+  it('lists the channels again after fullListMs even when the stamp stood still', async () => {
+    const clock = { now: t0 };
+    const { state, source } = fakeSource([]);
+    const watch = new ScheduleWatch({
+      source,
+      log: createLogger(),
+      clock: () => clock.now,
+      fullListMs: 60_000,
+    });
+    await watch.refresh();
+    clock.now += 59_000;
+    await watch.refresh();
+    expect(state.calls.listChannels).toBe(1);
+    clock.now += 1000;
+    await watch.refresh();
+    expect(state.calls.listChannels).toBe(2);
+  });
+
+  it('reads once the LIVE entries of a channel listed without versions (written before they were kept)', async () => {
+    const { state, source } = fakeSource([{ id: 'sport', tenant: 'tv.example', title: 'Sport' }]);
+    const watch = new ScheduleWatch({ source, log: createLogger(), clock: () => t0, fullListMs: 0 });
+    for (let i = 0; i < 3; i++) await watch.refresh();
+    expect(state.calls.listChannels).toBe(3);
+    expect(state.calls.liveEntries).toHaveLength(1);
   });
 
   it('has no events for a channel of another source', async () => {
-    expect(await manager.getSchedule('acme.news')).toEqual([]);
+    const { source } = fakeSource([]);
+    const watch = new ScheduleWatch({ source, log: createLogger() });
+    expect(await new ScheduleSwitchManager(watch).getSchedule('acme.news')).toEqual([]);
   });
 });

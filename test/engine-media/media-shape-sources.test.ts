@@ -95,10 +95,7 @@ describe('the engine host', () => {
 
   it('gives a schedule service channel its media shape, its own slate over the plug-in slate', async () => {
     const manager = new ScheduleChannelManager({
-      source: {
-        listChannels: async () => [{ id: 'news', tenant: 't', title: 'News', ...shape }],
-        schedule: async () => [],
-      },
+      watch: { refresh: async () => [{ id: 'news', tenant: 't', title: 'News', ...shape }] },
       log: { warn: () => undefined } as never,
       slate: 'https://plugin.example.com/slate.m3u8',
     });

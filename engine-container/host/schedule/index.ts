@@ -11,12 +11,14 @@ import { type Logger, logger } from '../../../core/logger';
 import { ScheduleAssetManager } from './schedule-asset-manager';
 import { ScheduleChannelManager } from './schedule-channel-manager';
 import { type ScheduleSource, scheduleApiClient } from './schedule-client';
+import { ScheduleWatch } from './schedule-watch';
 import { ScheduleSwitchManager } from './switch-manager';
 
 export { entryMetadata, onAirAt } from './on-air';
 export { ScheduleAssetManager } from './schedule-asset-manager';
 export { ScheduleChannelManager } from './schedule-channel-manager';
 export { type ScheduleSource, scheduleApiClient } from './schedule-client';
+export { ScheduleWatch } from './schedule-watch';
 export { ScheduleSwitchManager } from './switch-manager';
 
 export interface SchedulePlugin {
@@ -24,6 +26,8 @@ export interface SchedulePlugin {
   channelManager: ScheduleChannelManager;
   /** LIVE entries as the engine's LIVE events (switch-manager.ts). */
   switchManager: ScheduleSwitchManager;
+  /** What the three above read: the change stamp, the channels, the LIVE entries. */
+  watch: ScheduleWatch;
 }
 
 export interface SchedulePluginOptions {
@@ -34,6 +38,8 @@ export interface SchedulePluginOptions {
   slate?: string;
   clock?: () => number;
   log?: Logger;
+  /** The channels are listed at least this often, whatever the change stamp says (default 5 min). */
+  fullListMs?: number;
 }
 
 export function createSchedulePlugin(options: SchedulePluginOptions): SchedulePlugin {
@@ -44,10 +50,17 @@ export function createSchedulePlugin(options: SchedulePluginOptions): SchedulePl
       apiUrl: options.apiUrl ?? readUrl('SCHEDULE_SERVICE_API_URL'),
       token: options.token,
     });
+  const watch = new ScheduleWatch({ source, log, clock: options.clock, fullListMs: options.fullListMs });
   return {
-    assetManager: new ScheduleAssetManager({ source, log, clock: options.clock }),
-    channelManager: new ScheduleChannelManager({ source, log, slate: options.slate }),
-    switchManager: new ScheduleSwitchManager(source, options.clock),
+    assetManager: new ScheduleAssetManager({
+      source,
+      log,
+      clock: options.clock,
+      scheduleVersion: (id) => watch.scheduleVersion(id),
+    }),
+    channelManager: new ScheduleChannelManager({ watch, log, slate: options.slate }),
+    switchManager: new ScheduleSwitchManager(watch),
+    watch,
   };
 }
 

@@ -7,6 +7,12 @@
  * schedule, and uses that while it is plausible (from 10 s ago to 5 min ahead), else now. The engine
  * rounds items to whole segments, so it runs a little behind the remembered instant; `unixTs` on every
  * answer lets it measure and absorb that lateness.
+ *
+ * A fetched window of the schedule is reused while the channel's schedule version (schedule-watch.ts)
+ * is the one it was fetched at and it covers what is asked: a schedule is read again only when it
+ * changed or playout nears the window's end, never on a timer (so an idle channel, even one playing
+ * gaps, costs no reads). Without a known version (a channel not listed yet) the window is reused for
+ * `refreshMs` and only while it has entries ahead, as a version cannot tell it is current.
  */
 
 import type { Logger } from '../../../core/logger';
@@ -17,11 +23,13 @@ import type { ScheduleEntry, ScheduleSource } from './schedule-client';
 
 export interface ScheduleAssetManagerOptions {
   source: ScheduleSource;
+  /** The channel's schedule version as last listed; undefined when unknown. */
+  scheduleVersion?: (engineId: string) => number | undefined;
   log: Logger;
   clock?: () => number;
   /** How much schedule is fetched ahead of the playout instant. */
   windowMs?: number;
-  /** A fetched window is reused for this long (schedules change as the auto-scheduler fills them). */
+  /** Without a known version, a fetched window is reused for this long. */
   refreshMs?: number;
   onAir?: OnAirOptions;
 }
@@ -31,6 +39,7 @@ const MAX_LEAD_MS = 5 * 60_000;
 
 interface CachedWindow {
   fetchedAt: number;
+  version: number | undefined;
   fromMs: number;
   toMs: number;
   entries: ScheduleEntry[];
@@ -68,16 +77,15 @@ export class ScheduleAssetManager implements IAssetManager {
     const now = this.clock();
     const cached = this.windows.get(channelId);
     const needTo = tMs + this.windowMs / 2;
-    // A window with nothing from t on is fetched again at once: the schedule may just have been filled.
-    const hasAhead = cached?.entries.some((e) => e.end_time > tMs);
-    if (
-      cached &&
-      hasAhead &&
-      now - cached.fetchedAt < this.refreshMs &&
-      cached.fromMs <= tMs &&
-      cached.toMs >= needTo
-    ) {
-      return cached.entries;
+    const version = this.options.scheduleVersion?.(channelId);
+    if (cached && cached.fromMs <= tMs && cached.toMs >= needTo) {
+      // Without a version, a window with nothing from t on is fetched again at once: the schedule
+      // may just have been filled.
+      const current =
+        version === undefined
+          ? cached.entries.some((e) => e.end_time > tMs) && now - cached.fetchedAt < this.refreshMs
+          : cached.version === version;
+      if (current) return cached.entries;
     }
     const fromMs = tMs - 60_000;
     const toMs = tMs + this.windowMs;
@@ -86,7 +94,7 @@ export class ScheduleAssetManager implements IAssetManager {
     const entries = named
       ? await this.options.source.schedule(named.id, fromMs, toMs, named.tenant)
       : await this.options.source.schedule(channelId, fromMs, toMs);
-    this.windows.set(channelId, { fetchedAt: now, fromMs, toMs, entries });
+    this.windows.set(channelId, { fetchedAt: now, version, fromMs, toMs, entries });
     return entries;
   }
 

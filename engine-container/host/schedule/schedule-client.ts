@@ -1,9 +1,9 @@
 /**
  * The engine plugin's view of the schedule service: its public HTTP API, so an engine can run
  * anywhere the API is reachable. Bounded like every other fetch (timeout, size); answers are
- * checked with zod before anything trusts them. The client reads every tenant: `GET /channels?tenant=*`
- * and `GET /channels/{id}/schedule?tenant=<t>` (its token needs the `schedule:read-all` scope when the
- * service requires tokens; docs/schedule-api.md "The engine"). Lists come
+ * checked with zod before anything trusts them. The client reads every tenant: `GET /changes`,
+ * `GET /channels?tenant=*` and `GET /channels/{id}/schedule?tenant=<t>` (its token needs the
+ * `schedule:read-all` scope when the service requires tokens; docs/schedule-api.md "The engine"). Lists come
  * in pages (docs/schedule-api.md "Pages"): the client follows `x-next-cursor` to the end, so it still
  * sees every channel and every entry of a range.
  */
@@ -22,15 +22,29 @@ export interface ScheduleClientOptions {
 }
 
 export interface ScheduleSource {
+  /** The service's change stamp: it moves after every change an engine must see. */
+  changes(): Promise<number>;
   /** Every tenant's channels. */
   listChannels(): Promise<ScheduleChannel[]>;
   /** Entries of the tenant's channel overlapping [fromMs, toMs), ordered by start. */
   schedule(channelId: string, fromMs: number, toMs: number, tenant?: string): Promise<ScheduleEntry[]>;
+  /** The LIVE entries of the tenant's channel that end after fromMs (no end), ordered by start. */
+  liveEntries(channelId: string, fromMs: number, tenant?: string): Promise<ScheduleEntry[]>;
 }
 
+const version = z.number().int().nonnegative().optional();
 const channelSchema = z
-  .object({ id: z.string(), tenant: z.string(), title: z.string(), ...mediaShapeFields })
+  .object({
+    id: z.string(),
+    tenant: z.string(),
+    title: z.string(),
+    ...mediaShapeFields,
+    // Absent on channels written before the service kept them: the plug-in then reads once.
+    scheduleVersion: version,
+    liveVersion: version,
+  })
   .passthrough();
+const changesSchema = z.object({ stamp: z.number().int() });
 const channelsSchema = z.array(channelSchema);
 const entrySchema = z.object({
   id: z.string(),
@@ -98,19 +112,31 @@ export function scheduleApiClient(options: ScheduleClientOptions): ScheduleSourc
     }
     throw new ScheduleApiError(`GET ${path}: more than ${MAX_PAGES} pages`);
   };
+  const entries = (channelId: string, query: string, tenant: string | undefined) =>
+    getAll(
+      `/channels/${encodeURIComponent(channelId)}/schedule`,
+      tenant === undefined ? query : `tenant=${encodeURIComponent(tenant)}&${query}`,
+      entriesSchema,
+    ) as Promise<ScheduleEntry[]>;
   return {
+    changes: async () => (await get('/changes', changesSchema)).body.stamp,
     listChannels: async () =>
-      (await getAll('/channels', 'tenant=*', channelsSchema)).map(({ id, tenant, title }) => ({
-        id,
+      (await getAll('/channels', 'tenant=*', channelsSchema)).map(
+        ({ id, tenant, title, scheduleVersion, liveVersion }) => ({
+          id,
+          tenant,
+          title,
+          ...(scheduleVersion === undefined ? {} : { scheduleVersion }),
+          ...(liveVersion === undefined ? {} : { liveVersion }),
+        }),
+      ),
+    schedule: (channelId, fromMs, toMs, tenant) =>
+      entries(
+        channelId,
+        `start=${new Date(fromMs).toISOString()}&end=${new Date(toMs).toISOString()}`,
         tenant,
-        title,
-      })),
-    schedule: (channelId, fromMs, toMs, tenant) => {
-      const range = `start=${new Date(fromMs).toISOString()}&end=${new Date(toMs).toISOString()}`;
-      const query = tenant === undefined ? range : `tenant=${encodeURIComponent(tenant)}&${range}`;
-      return getAll(`/channels/${encodeURIComponent(channelId)}/schedule`, query, entriesSchema) as Promise<
-        ScheduleEntry[]
-      >;
-    },
+      ),
+    liveEntries: (channelId, fromMs, tenant) =>
+      entries(channelId, `type=LIVE&start=${new Date(fromMs).toISOString()}`, tenant),
   };
 }

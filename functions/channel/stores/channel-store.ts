@@ -3,15 +3,25 @@
  * (its name must be free in the whole deployment) and increment the tenant's counter only while it is
  * below the tenant's limit. Concurrent creates therefore can never exceed the limit, and a refused create
  * writes nothing. A delete decrements the counter in the same transaction.
+ *
+ * Every write the engine fleet must see (create, delete, a live event added or removed) also bumps the
+ * deployment's change stamp in the same transaction, so a reader never sees a change without the
+ * stamp having moved: engines read the stamp (one GetItem) and list the channels only when it moved
+ * (engine-container/host/channel-table-manager.ts, docs/design.md "How the parts talk").
  */
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { isConditionFailure, queryAll, queryPage } from '../../../core/dynamo';
+import { queryAll, queryPage } from '../../../core/dynamo';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
+import { transactWithRetry } from '../../../core/transact-retry';
 import { channelId } from '../channel-id';
 import { CHANNEL_NAME } from '../channel-schema';
 import type { Channel, LiveEvent } from '../model';
-import { transactWithRetry } from './transact-retry';
 
 export type CreateOutcome = { ok: true } | { ok: false; reason: 'name_taken' | 'limit_reached' };
 
@@ -29,10 +39,26 @@ export interface ChannelStore {
   addEvent(tenant: string, name: string, event: LiveEvent, max: number): Promise<boolean>;
   /** Removes the live event at `index` if it is `eventId`; false when it is not (any more). */
   removeEvent(tenant: string, name: string, index: number, eventId: string): Promise<boolean>;
+  /** The change stamp: it moves with every write above that succeeds (0 before the first). */
+  changeStamp(): Promise<number>;
 }
 
 const channelKey = (name: string) => ({ pk: `CHANNEL#${name}`, sk: 'CHANNEL' });
 const counterKey = (tenant: string) => ({ pk: `TENANT#${tenant}`, sk: 'COUNTER' });
+/** Reserved: channel items are `CHANNEL#…` and counters `TENANT#…`, so no channel or tenant can be it. */
+export const STAMP_KEY = { pk: 'CHANGES', sk: 'STAMP' } as const;
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The stamp's increment, one more action of the transaction that makes a change. */
+const bumpStamp = (table: string): TransactItem => ({
+  Update: {
+    TableName: table,
+    Key: STAMP_KEY,
+    UpdateExpression: 'ADD stamp :one',
+    ExpressionAttributeValues: { ':one': 1 },
+  },
+});
 
 /** Keys of the byTenant index: its own (tenant, name) and the table's (pk, sk). */
 const TENANT_PAGE_KEY = ['tenant', 'name', 'pk', 'sk'] as const;
@@ -56,17 +82,6 @@ function toChannel(item: Record<string, unknown>): Channel {
   if (opts) channel.opts = opts;
   if (events?.length) channel.events = events;
   return channel;
-}
-
-/** True when the write happened, false when its condition did not hold. */
-async function conditional(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
 }
 
 export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): ChannelStore {
@@ -102,6 +117,7 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
               ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': maxChannels },
             },
           },
+          bumpStamp(table),
         ],
       });
       if (outcome.ok) return outcome;
@@ -130,6 +146,7 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
               ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
             },
           },
+          bumpStamp(table),
         ],
       });
       if (outcome.ok) return existing;
@@ -153,32 +170,45 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
       return { items: page.items.map(toChannel), next: page.next as PageKey | undefined };
     },
     async addEvent(tenant, name, event, max) {
-      return conditional(() =>
-        ddb.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: channelKey(name),
-            UpdateExpression: 'SET events = list_append(if_not_exists(events, :none), :event)',
-            ConditionExpression:
-              'attribute_exists(pk) AND tenant = :tenant AND (attribute_not_exists(events) OR size(events) < :max)',
-            ExpressionAttributeValues: { ':none': [], ':event': [event], ':tenant': tenant, ':max': max },
-          }),
-        ),
-      );
+      const outcome = await transactWithRetry(ddb, {
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: channelKey(name),
+              UpdateExpression: 'SET events = list_append(if_not_exists(events, :none), :event)',
+              ConditionExpression:
+                'attribute_exists(pk) AND tenant = :tenant AND (attribute_not_exists(events) OR size(events) < :max)',
+              ExpressionAttributeValues: { ':none': [], ':event': [event], ':tenant': tenant, ':max': max },
+            },
+          },
+          bumpStamp(table),
+        ],
+      });
+      return outcome.ok;
     },
     async removeEvent(tenant, name, index, eventId) {
       if (!Number.isInteger(index) || index < 0) return false;
-      return conditional(() =>
-        ddb.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: channelKey(name),
-            UpdateExpression: `REMOVE events[${index}]`,
-            ConditionExpression: `tenant = :tenant AND events[${index}].id = :id`,
-            ExpressionAttributeValues: { ':tenant': tenant, ':id': eventId },
-          }),
-        ),
-      );
+      const outcome = await transactWithRetry(ddb, {
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: channelKey(name),
+              UpdateExpression: `REMOVE events[${index}]`,
+              ConditionExpression: `tenant = :tenant AND events[${index}].id = :id`,
+              ExpressionAttributeValues: { ':tenant': tenant, ':id': eventId },
+            },
+          },
+          bumpStamp(table),
+        ],
+      });
+      return outcome.ok;
+    },
+    async changeStamp() {
+      // Eventually consistent (half a read unit): a stamp read a moment stale is read again next interval.
+      const res = await ddb.send(new GetCommand({ TableName: table, Key: STAMP_KEY }));
+      return Number(res.Item?.stamp ?? 0);
     },
     async listAll() {
       const items = await queryAll(ddb, {

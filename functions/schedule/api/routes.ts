@@ -16,17 +16,22 @@ import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
 import type { Feed, ScheduleChannel, StoredFeed } from '../model';
 import { playbackUrl } from '../playback-id';
+import type { ChannelVersions } from '../stores/channel-store';
 import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
 import type { Caller } from './auth';
+import { READ_ALL_SCOPE } from './auth';
 import { epgRoutes } from './epg-routes';
 import { manualEntry } from './manual-entry';
 import { scheduleRange } from './schedule-range';
 import {
+  changesSchema,
   channelViewSchema,
   createChannelSchema,
   createEntrySchema,
   createFeedSchema,
   entrySchema,
+  entryTypeQuery,
+  entryTypeSchema,
   feedViewSchema,
   pageQuery,
   rangeQuery,
@@ -89,17 +94,35 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       throw forbidden('tenant_not_allowed', 'this token may read its own tenant only');
     return wanted;
   };
-  const view = (deps: ScheduleApiDeps, c: ScheduleChannel) => ({
+  const view = (deps: ScheduleApiDeps, c: ScheduleChannel & ChannelVersions) => ({
     id: c.id,
     tenant: c.tenant,
     title: c.title,
     ...mediaOf(c),
     playback: playbackUrl(deps.playbackBaseUrl, c.tenant, c.id),
+    ...(c.scheduleVersion === undefined ? {} : { scheduleVersion: c.scheduleVersion }),
+    ...(c.liveVersion === undefined ? {} : { liveVersion: c.liveVersion }),
   });
   /** The `{id}` of the path, checked by the same rule as body ids before it reaches a store. */
   const pathId = (req: ApiRequest): string => parseWith(scheduleId, req.params.id, 'id');
 
   return withOpenApi(SCHEDULE_API_INFO, [
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/changes`,
+      doc: {
+        summary: `The change stamp: it moves after every change an engine must see (${READ_ALL_SCOPE} tokens)`,
+        tag: 'engine',
+        responses: { 200: { description: 'the stamp', schema: changesSchema } },
+      },
+      handler: async (req) => {
+        const { deps, caller } = await open(req);
+        // It moves with every tenant's writes: only the engine (or local mode) may watch it.
+        if (caller && !caller.readAll)
+          throw forbidden('tenant_not_allowed', `the change stamp needs the ${READ_ALL_SCOPE} scope`);
+        return json(200, { stamp: await deps.changes.read() }, { 'cache-control': 'no-store' });
+      },
+    },
     {
       method: 'POST',
       path: `${API_PREFIX}/channels`,
@@ -195,7 +218,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         summary: 'The entries that overlap a time range (default: today, UTC)',
         tag: 'channels',
         params: idParam,
-        query: { ...rangeQuery, ...pageQuery, ...tenantQuery },
+        query: { ...rangeQuery, ...entryTypeQuery, ...pageQuery, ...tenantQuery },
         responses: { 200: { description: 'a page of entries, by start', schema: z.array(entrySchema) } },
         example: { params: { id: 'news' } },
       },
@@ -203,7 +226,12 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         const { deps, caller, tenant: own } = await open(req);
         const tenant = readTenant(req, caller, own, false);
         const id = pathId(req);
-        const range = scheduleRange(req.query, deps.clock(), deps.maxRangeDays);
+        const type =
+          req.query.type === undefined ? undefined : parseWith(entryTypeSchema, req.query.type, 'type');
+        const { type: _, ...rangeParams } = req.query;
+        const range = scheduleRange(rangeParams, deps.clock(), deps.maxRangeDays, {
+          openEnd: type === 'LIVE',
+        });
         const page = readPage(req.query, SCHEDULE_PAGES, entryPageKey(tenant, id, range.fromMs));
         if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
         const { items, next } = await deps.entries.listOverlapping(
@@ -212,6 +240,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
           range.fromMs,
           range.toMs,
           page,
+          type,
         );
         return pageResponse(req, items, next);
       },
@@ -245,8 +274,9 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         const body = parseWith(createEntrySchema, req.body);
         if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
         const entry = await manualEntry(id, body, deps.vodDurationMs);
-        if ((await deps.entries.putManual(tenant, id, entry)) === 'taken')
-          throw conflict(`another entry of channel ${id} ends at ${entry.end}`);
+        const put = await deps.entries.putManual(tenant, id, entry);
+        if (put === 'taken') throw conflict(`another entry of channel ${id} ends at ${entry.end}`);
+        if (put === 'no-channel') throw notFound(`channel ${id} not found`);
         return json(201, entry);
       },
     },

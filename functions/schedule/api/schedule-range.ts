@@ -35,7 +35,17 @@ function instant(value: string, field: string): number {
   return ms;
 }
 
-export function scheduleRange(query: Record<string, string>, nowMs: number, maxRangeDays: number): TimeRange {
+export interface RangeOptions {
+  /** `start` without `end` means from start on, unbounded (the LIVE entries of a channel are few). */
+  openEnd?: boolean;
+}
+
+export function scheduleRange(
+  query: Record<string, string>,
+  nowMs: number,
+  maxRangeDays: number,
+  { openEnd = false }: RangeOptions = {},
+): TimeRange {
   const { date, start, end } = query;
   if (date !== undefined) {
     if (start !== undefined || end !== undefined)
@@ -49,6 +59,7 @@ export function scheduleRange(query: Record<string, string>, nowMs: number, maxR
     return { fromMs, toMs: fromMs + DAY_MS };
   }
   if (start === undefined) throw badRequest('start is required with end', 'start');
+  if (end === undefined && openEnd) return { fromMs: instant(start, 'start'), toMs: Number.MAX_SAFE_INTEGER };
   if (end === undefined) throw badRequest('end is required with start', 'end');
   const fromMs = instant(start, 'start');
   const toMs = instant(end, 'end');

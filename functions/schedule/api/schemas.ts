@@ -76,6 +76,16 @@ export const channelViewSchema = z.object({
   tenant: z.string(),
   title: z.string(),
   playback: z.string().describe('the master playlist URL'),
+  scheduleVersion: z
+    .number()
+    .int()
+    .optional()
+    .describe('moves whenever an entry of the channel is written or removed'),
+  liveVersion: z.number().int().optional().describe('moves whenever a LIVE entry is written or removed'),
+});
+
+export const changesSchema = z.object({
+  stamp: z.number().int().describe('moves after every change an engine must see'),
 });
 
 export const entrySchema = z.object({
@@ -111,4 +121,8 @@ export const rangeQuery = {
   date: z.string().describe('a UTC day, YYYY-MM-DD'),
   start: z.string().describe('ISO 8601 instant with a zone'),
   end: z.string().describe('ISO 8601 instant with a zone (exclusive)'),
+};
+export const entryTypeSchema = z.enum(['VOD', 'LIVE']);
+export const entryTypeQuery = {
+  type: entryTypeSchema.describe('only entries of this type; with LIVE, `end` may be left out (no end)'),
 };

@@ -14,7 +14,21 @@ import { isConditionFailure, queryPage, writeIf } from '../../../core/dynamo';
 import { type MediaShape, mediaOf } from '../../../core/media-shape';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import type { ScheduleChannel, ScheduleCursor } from '../model';
+import type { ChangeStamp } from './change-stamp';
 import { TENANT_ID_KEY } from './page-keys';
+
+/**
+ * Counters on the channel item, moved in the same write as its entries (entry-store.ts): an engine
+ * re-reads a channel's schedule only when they moved. Absent until the first such write.
+ */
+export interface ChannelVersions {
+  /** Moves with every entry written or removed. */
+  scheduleVersion?: number;
+  /** Moves with every LIVE entry written or removed. */
+  liveVersion?: number;
+}
+
+export type ListedChannel = ScheduleChannel & ChannelVersions;
 
 export interface ChannelRecord extends ScheduleChannel {
   createdAt: number;
@@ -27,12 +41,12 @@ export interface ChannelStore {
   create(channel: ScheduleChannel, nowMs: number): Promise<boolean>;
   get(tenant: string, id: string): Promise<ChannelRecord | undefined>;
   /** A page of the tenant's channels, ordered by id. */
-  list(tenant: string, page: PageRequest): Promise<Page<ScheduleChannel>>;
+  list(tenant: string, page: PageRequest): Promise<Page<ListedChannel>>;
   /**
    * A page of every tenant's channels (a Scan: no order promised; the cursor is the last key). Read
    * only for a caller allowed to see every tenant (the engine's service token, or local mode).
    */
-  listAll(page: PageRequest): Promise<Page<ScheduleChannel>>;
+  listAll(page: PageRequest): Promise<Page<ListedChannel>>;
   /** False when there was no such channel. */
   remove(tenant: string, id: string): Promise<boolean>;
 }
@@ -64,17 +78,31 @@ export const publicChannel = (c: ScheduleChannel): ScheduleChannel => ({
   ...mediaOf(c),
 });
 
-export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): ChannelStore {
+/** A channel as the lists show it: its public fields and its versions. */
+function listed(item: Record<string, unknown>): ListedChannel {
+  const channel: ListedChannel = publicChannel(toChannelRecord(item));
+  if (typeof item.scheduleVersion === 'number') channel.scheduleVersion = item.scheduleVersion;
+  if (typeof item.liveVersion === 'number') channel.liveVersion = item.liveVersion;
+  return channel;
+}
+
+export function dynamoChannelStore(
+  ddb: DynamoDBDocumentClient,
+  table: string,
+  stamp: ChangeStamp,
+): ChannelStore {
   return {
     async create(channel, nowMs) {
       try {
         await ddb.send(
           new PutCommand({
             TableName: table,
-            Item: { ...publicChannel(channel), createdAt: nowMs },
+            // Versions start at 0: an absent one marks a channel written before they were kept.
+            Item: { ...publicChannel(channel), createdAt: nowMs, scheduleVersion: 0, liveVersion: 0 },
             ConditionExpression: 'attribute_not_exists(id)',
           }),
         );
+        await stamp.bump();
         return true;
       } catch (err) {
         if (isConditionFailure(err)) return false;
@@ -98,7 +126,7 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
         { limit, after, keyAttributes: TENANT_ID_KEY },
       );
       return {
-        items: page.items.map((item) => publicChannel(toChannelRecord(item))),
+        items: page.items.map(listed),
         next: page.next as PageKey | undefined,
       };
     },
@@ -106,8 +134,14 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
       const items: Record<string, unknown>[] = [];
       let ExclusiveStartKey: Record<string, unknown> | undefined = after;
       do {
+        // Consistent: an engine lists after the change stamp moved and must see the change it follows.
         const res = await ddb.send(
-          new ScanCommand({ TableName: table, Limit: limit - items.length, ExclusiveStartKey }),
+          new ScanCommand({
+            TableName: table,
+            Limit: limit - items.length,
+            ExclusiveStartKey,
+            ConsistentRead: true,
+          }),
         );
         items.push(...(res.Items ?? []));
         ExclusiveStartKey = res.LastEvaluatedKey;
@@ -115,10 +149,10 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
       const next = ExclusiveStartKey
         ? { tenant: String(ExclusiveStartKey.tenant), id: String(ExclusiveStartKey.id) }
         : undefined;
-      return { items: items.map((item) => publicChannel(toChannelRecord(item))), next };
+      return { items: items.map(listed), next };
     },
-    remove(tenant, id) {
-      return writeIf(() =>
+    async remove(tenant, id) {
+      const removed = await writeIf(() =>
         ddb.send(
           new DeleteCommand({
             TableName: table,
@@ -127,6 +161,8 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
           }),
         ),
       );
+      if (removed) await stamp.bump();
+      return removed;
     },
   };
 }

@@ -6,24 +6,18 @@
  * transaction whose condition is the cursor's previous value: two scheduler runs that planned from
  * the same cursor cannot both write, so a schedule never gets duplicates or overlaps. The loser
  * sees 'conflict' and stops; the next run plans from the winner's cursor.
+ *
+ * Every write of entries also moves the channel's `scheduleVersion` (and `liveVersion` for LIVE
+ * entries) in the same transaction, then the service's change stamp (change-stamp.ts): engines read a
+ * channel's schedule again only when its versions moved.
  */
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
-import {
-  batchDelete,
-  isConditionFailure,
-  isTransactionConflict,
-  queryAll,
-  queryPage,
-} from '../../../core/dynamo';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { batchDelete, isTransactionConflict, queryAll, queryPage } from '../../../core/dynamo';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
+import { transactWithRetry } from '../../../core/transact-retry';
 import { channelKey, type ScheduleCursor, type ScheduleEntry } from '../model';
 import type { PlannedEntry } from '../planning/plan-schedule';
+import type { ChangeStamp } from './change-stamp';
 import { toChannelRecord } from './channel-store';
 import { ENTRY_KEY } from './page-keys';
 
@@ -34,13 +28,14 @@ export interface CursorRead {
 }
 
 export interface EntryStore {
-  /** A page of the entries with end_time > fromMs and start_time < toMs, ordered by time. */
+  /** A page of the entries with end_time > fromMs and start_time < toMs (of `type` only, if given), ordered by time. */
   listOverlapping(
     tenant: string,
     channelId: string,
     fromMs: number,
     toMs: number,
     page: PageRequest,
+    type?: ScheduleEntry['type'],
   ): Promise<Page<ScheduleEntry>>;
   readCursor(tenant: string, channelId: string): Promise<CursorRead>;
   /**
@@ -54,8 +49,15 @@ export interface EntryStore {
     expectedEnd: number | undefined,
     planned: readonly PlannedEntry[],
   ): Promise<'appended' | 'conflict'>;
-  /** Stores a manual entry (POST); 'taken' when an entry of the channel already ends at that instant. */
-  putManual(tenant: string, channelId: string, entry: ScheduleEntry): Promise<'created' | 'taken'>;
+  /**
+   * Stores a manual entry (POST); 'taken' when an entry of the channel already ends at that instant,
+   * 'no-channel' when the channel is gone.
+   */
+  putManual(
+    tenant: string,
+    channelId: string,
+    entry: ScheduleEntry,
+  ): Promise<'created' | 'taken' | 'no-channel'>;
   /** Removes a manual entry by id; false when there is none. */
   removeManual(tenant: string, channelId: string, entryId: string): Promise<boolean>;
   /** The manual entries ending after fromMs (the auto-scheduler plans around them). */
@@ -85,10 +87,25 @@ function toEntry(item: Record<string, unknown>): ScheduleEntry {
   return Object.fromEntries(ENTRY_FIELDS.map((f) => [f, item[f]])) as unknown as ScheduleEntry;
 }
 
+/** The channel item's version counters, moved by a write of `type` entries (one action of its transaction). */
+function versionBump(channelsTable: string, tenant: string, channelId: string, type: ScheduleEntry['type']) {
+  return {
+    Update: {
+      TableName: channelsTable,
+      Key: { tenant, id: channelId },
+      UpdateExpression:
+        type === 'LIVE' ? 'ADD scheduleVersion :one, liveVersion :one' : 'ADD scheduleVersion :one',
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  };
+}
+
 export function dynamoEntryStore(
   ddb: DynamoDBDocumentClient,
   table: string,
   channelsTable: string,
+  stamp: ChangeStamp,
 ): EntryStore {
   const keysOf = async (tenant: string, channelId: string, cutoffMs?: number) =>
     queryAll(ddb, {
@@ -116,7 +133,8 @@ export function dynamoEntryStore(
             Update: {
               TableName: channelsTable,
               Key: { tenant, id: channelId },
-              UpdateExpression: 'SET cursorEnd = :end, cursorItemId = :item, cursorItemIndex = :index',
+              UpdateExpression:
+                'SET cursorEnd = :end, cursorItemId = :item, cursorItemIndex = :index ADD scheduleVersion :one',
               ConditionExpression:
                 expectedEnd === undefined
                   ? 'attribute_exists(id) AND attribute_not_exists(cursorEnd)'
@@ -125,6 +143,7 @@ export function dynamoEntryStore(
                 ':end': last.cursor.endTime,
                 ':item': last.cursor.lastItemId,
                 ':index': last.cursor.lastItemIndex,
+                ':one': 1,
                 ...(expectedEnd === undefined ? {} : { ':prev': expectedEnd }),
               },
             },
@@ -143,14 +162,22 @@ export function dynamoEntryStore(
   };
 
   return {
-    async listOverlapping(tenant, channelId, fromMs, toMs, { limit, after }) {
+    async listOverlapping(tenant, channelId, fromMs, toMs, { limit, after }, type) {
       const page = await queryPage(
         ddb,
         {
           TableName: table,
           KeyConditionExpression: 'channelKey = :k AND end_time > :from',
-          FilterExpression: 'start_time < :to',
-          ExpressionAttributeValues: { ':k': channelKey(tenant, channelId), ':from': fromMs, ':to': toMs },
+          FilterExpression: type ? 'start_time < :to AND #type = :type' : 'start_time < :to',
+          ...(type ? { ExpressionAttributeNames: { '#type': 'type' } } : {}),
+          ExpressionAttributeValues: {
+            ':k': channelKey(tenant, channelId),
+            ':from': fromMs,
+            ':to': toMs,
+            ...(type ? { ':type': type } : {}),
+          },
+          // An engine reads a schedule after its version moved: it must see the write that moved it.
+          ConsistentRead: true,
         },
         { limit, after, keyAttributes: ENTRY_KEY },
       );
@@ -165,48 +192,66 @@ export function dynamoEntryStore(
     },
     async append(tenant, channelId, expectedEnd, planned) {
       let previous = expectedEnd;
-      for (let i = 0; i < planned.length; i += ENTRIES_PER_TRANSACTION) {
-        try {
-          previous = await writeChunk(
-            tenant,
-            channelId,
-            previous,
-            planned.slice(i, i + ENTRIES_PER_TRANSACTION),
-          );
-        } catch (err) {
-          if (isTransactionConflict(err)) return 'conflict';
-          throw err;
+      let written = false;
+      try {
+        for (let i = 0; i < planned.length; i += ENTRIES_PER_TRANSACTION) {
+          try {
+            previous = await writeChunk(
+              tenant,
+              channelId,
+              previous,
+              planned.slice(i, i + ENTRIES_PER_TRANSACTION),
+            );
+            written = true;
+          } catch (err) {
+            if (isTransactionConflict(err)) return 'conflict';
+            throw err;
+          }
         }
+        return 'appended';
+      } finally {
+        if (written) await stamp.bump();
       }
-      return 'appended';
     },
     async putManual(tenant, channelId, entry) {
-      try {
-        await ddb.send(
-          new PutCommand({
-            TableName: table,
-            Item: { ...entry, channelKey: channelKey(tenant, channelId), manual: true },
-            ConditionExpression: 'attribute_not_exists(end_time)',
-          }),
-        );
-        return 'created';
-      } catch (err) {
-        if (isConditionFailure(err)) return 'taken';
-        throw err;
-      }
+      // Retried while it loses to a scheduler run writing the same channel item.
+      const outcome = await transactWithRetry(ddb, {
+        TransactItems: [
+          {
+            Put: {
+              TableName: table,
+              Item: { ...entry, channelKey: channelKey(tenant, channelId), manual: true },
+              ConditionExpression: 'attribute_not_exists(end_time)',
+            },
+          },
+          versionBump(channelsTable, tenant, channelId, entry.type),
+        ],
+      });
+      if (!outcome.ok) return outcome.failedAction === 0 ? 'taken' : 'no-channel';
+      await stamp.bump();
+      return 'created';
     },
     async removeManual(tenant, channelId, entryId) {
       const found = await queryAll(ddb, {
         TableName: table,
         KeyConditionExpression: 'channelKey = :k',
         FilterExpression: '#id = :id AND #manual = :m',
-        ExpressionAttributeNames: { '#id': 'id', '#manual': 'manual' },
+        ExpressionAttributeNames: { '#id': 'id', '#manual': 'manual', '#type': 'type' },
         ExpressionAttributeValues: { ':k': channelKey(tenant, channelId), ':id': entryId, ':m': true },
-        ProjectionExpression: 'channelKey, end_time',
+        ProjectionExpression: 'channelKey, end_time, #type',
       });
-      const key = found[0];
-      if (!key) return false;
-      await ddb.send(new DeleteCommand({ TableName: table, Key: key }));
+      const item = found[0];
+      if (!item) return false;
+      const key = { channelKey: item.channelKey, end_time: item.end_time };
+      const outcome = await transactWithRetry(ddb, {
+        TransactItems: [
+          { Delete: { TableName: table, Key: key, ConditionExpression: 'attribute_exists(end_time)' } },
+          versionBump(channelsTable, tenant, channelId, item.type === 'LIVE' ? 'LIVE' : 'VOD'),
+        ],
+      });
+      // Removed meanwhile, or the channel is being deleted (which removes its entries): not found.
+      if (!outcome.ok) return false;
+      await stamp.bump();
       return true;
     },
     async listManual(tenant, channelId, fromMs) {
