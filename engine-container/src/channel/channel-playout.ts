@@ -276,15 +276,17 @@ export class ChannelPlayout {
       const header = this.header;
       // Strictly ahead: a wake at exactly logEnd - lead (computeWake) must extend, not wait another tick.
       if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header)) return;
-      if (!(await this.mayAsk())) continue;
-      const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
       let upcoming: LadderSource | undefined;
       if (!header) {
-        // The first items: the ladder comes from the channel's content, known ahead (header.ts).
-        const known = await this.deps.planner.upcoming({ channel: this.channel, startMs });
+        // The first items: the ladder comes from the channel's content, known ahead (header.ts). A
+        // question, not an ask for an item: no lease for it, so a waiting channel writes nothing.
+        const at = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
+        const known = await this.deps.planner.upcoming({ channel: this.channel, startMs: at });
         if (waitsForContent(this.channel, known, this.scheduled)) return;
         if (known !== 'unknown') upcoming = known;
       }
+      if (!(await this.mayAsk())) continue;
+      const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
       const planned = await this.plan(startMs, header);
       if (planned.length === 0) return;
       await this.appendAll(planned, startMs, header, upcoming);
