@@ -70,7 +70,7 @@ function channelOn(
   am: IAssetManager,
   world: ReturnType<typeof fakeWorld>,
   channel: Partial<Channel> = {},
-  options: EngineOptions & { sharedClock?: { now: number } } = {},
+  options: EngineOptions & { sharedClock?: { now: number }; startMs?: number } = {},
 ) {
   const { core, clock } = makeCore(am, {
     fetch: world.origin.fetch,
@@ -188,4 +188,18 @@ describe("a channel's ladder", () => {
     const media = await Promise.all(engines.map((e) => e.playlists.mediaPlaylist('v2')));
     expect(media[1]).toBe(media[0]);
   }, 60_000);
+
+  it('is decided alike by engines that each decide it alone from the same schedule', async () => {
+    const world = fakeWorld();
+    const engines = [0, 1].map((k) => {
+      const am = new ScheduleLike();
+      am.entries = [{ uri: world.b, startMs: T0 + 120_000, endMs: T0 + 600_000 }];
+      // Each with its own log, starting a moment apart.
+      return channelOn(am, world, {}, { startMs: T0 + k * 1500 });
+    });
+    for (const e of engines) await e.playout.advance();
+    const [a, b] = await Promise.all(engines.map((e) => e.playlists.master()));
+    expect(b).toBe(a);
+    expect(engines[1]!.playout.header).toEqual(engines[0]!.playout.header);
+  });
 });
