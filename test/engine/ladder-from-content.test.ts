@@ -202,4 +202,24 @@ describe("a channel's ladder", () => {
     expect(b).toBe(a);
     expect(engines[1]!.playout.header).toEqual(engines[0]!.playout.header);
   });
+
+  it('costs a waiting channel no write and one log read per 30 s', async () => {
+    const world = fakeWorld();
+    const store = new InMemoryPlayoutLogStore();
+    const calls: string[] = [];
+    const counting = new Proxy(store, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(key));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const { playout, clock } = channelOn(new ScheduleLike(), world, {}, { logStore: counting });
+    for (const end = clock.now + 60_000; clock.now < end; clock.now += 2000) await playout.advance();
+    expect(calls.filter((c) => c === 'read').length).toBeLessThanOrEqual(2);
+    expect(calls.filter((c) => c !== 'read')).toEqual([]);
+  });
 });

@@ -43,6 +43,8 @@ export interface ChannelDeps {
 
 /** Retry delay for a channel whose first item could not be planned (no VOD, no slate). */
 const START_RETRY_MS = 2000;
+/** A channel waiting for content re-reads its log at most this often (readTtlMs). */
+const WAITING_READ_MS = 30_000;
 /** Bound on appends per advance: a channel far behind catches up over several ticks. */
 const MAX_APPENDS_PER_ADVANCE = 32;
 const DONE: Promise<void> = Promise.resolve();
@@ -234,7 +236,7 @@ export class ChannelPlayout {
       const { tail } = this;
       // While failing, every attempt reads the store: only an answer from it ends the outage.
       const probe = this.outage.failing || tail.pending.length > 0;
-      if (probe || tail.isStale(this.deps.config.sharedStoreCacheTTL)) await tail.refresh();
+      if (probe || tail.isStale(this.readTtlMs())) await tail.refresh();
       await this.loadTailVods();
       await this.cutInLateEvent();
       // While a LIVE event holds the log's end, VOD2Live waits (live/live-mixer.ts).
@@ -248,6 +250,17 @@ export class ChannelPlayout {
     }
     this.trim();
     this.announceStarted();
+  }
+
+  /**
+   * How old the log tail may be before an advance reads it again. A channel without a header (one
+   * waiting for content, header.ts) reads it rarely: it re-reads under the lease before it writes, so
+   * this only bounds how soon it serves another engine's first items, and a waiting channel costs
+   * the store almost nothing.
+   */
+  private readTtlMs(): number {
+    const { sharedStoreCacheTTL } = this.deps.config;
+    return this.header ? sharedStoreCacheTTL : Math.max(sharedStoreCacheTTL, WAITING_READ_MS);
   }
 
   /** Loads the VODs of items not checked yet (tail-vods.ts). */
