@@ -90,20 +90,21 @@ async function addChannels(from: number, count: number): Promise<void> {
  */
 async function startEngine(channels: number, onAir: number, intervalMs: number): Promise<OnairEngine> {
   process.env.ENGINE_CHANNEL_REFRESH_MS = String(intervalMs);
-  api.reset();
   const onair = createOnairEngine({ port: 0, host: '127.0.0.1', scheduleRefreshIntervalMs: intervalMs });
   const withItem = new Set<string>();
   onair.engine.core.events.subscribe((e) => {
     if (e.type === 'item_appended') withItem.add(e.channelId);
   });
   await onair.start();
-  // Settled: every channel waiting for content has read its (empty) schedule once; it reads it again
-  // only when its schedule version moves.
-  const scheduleReads = () => api.counts().get('GET /api/v1/channels/{id}/schedule') ?? 0;
+  // Settled: every channel has finished an advance (a finite next wake), so each one waiting for
+  // content has read its (empty) schedule once; it reads it again only when its schedule version moves.
+  const { core } = onair.engine;
+  const settled = () =>
+    core.channelIds.filter((id) => Number.isFinite(core.channel(id)?.playout.nextWakeMs())).length;
   await waitFor(
-    () => ({ known: onair.engine.core.channelIds.length, onAir: withItem.size, reads: scheduleReads() }),
-    (n) => n.known >= channels && n.onAir >= onAir && n.reads >= channels - onAir,
-    { timeoutMs: 30_000, what: `${channels} channels, ${onAir} of them on air, the others settled` },
+    () => ({ known: core.channelIds.length, onAir: withItem.size, settled: settled() }),
+    (n) => n.known >= channels && n.onAir >= onAir && n.settled >= channels,
+    { timeoutMs: 30_000, what: `${channels} channels, ${onAir} of them on air, all settled` },
   );
   return onair;
 }
