@@ -116,6 +116,17 @@ describe('the schedule plug-in stream switch manager', () => {
     expect(state.calls.liveEntries).toHaveLength(1);
   });
 
+  it('lists the channels on every refresh while the stamp cannot be read (a service without it)', async () => {
+    const { state, source } = fakeSource([]);
+    const watch = new ScheduleWatch({
+      source: { ...source, changes: () => Promise.reject(new Error('HTTP 404')) },
+      log: createLogger(),
+      clock: () => t0,
+    });
+    for (let i = 0; i < 3; i++) await watch.refresh();
+    expect(state.calls.listChannels).toBe(3);
+  });
+
   it('has no events for a channel of another source', async () => {
     const { source } = fakeSource([]);
     const watch = new ScheduleWatch({ source, log: createLogger() });

@@ -49,12 +49,14 @@ describe('channels', () => {
     expect(res.status).toBe(201);
     // playback: {PLAYBACK_BASE_URL}/channels/<tenantKey>~<id>/master.m3u8 (functions/schedule/playback-id.ts)
     const playback = `http://localhost:8000/channels/${playbackChannelId(host, 'news')}/master.m3u8`;
-    expect(res.body).toEqual({ id: 'news', tenant: host, title: 'News 24', playback });
+    const versions = { scheduleVersion: 0, liveVersion: 0 };
+    expect(res.body).toEqual({ id: 'news', tenant: host, title: 'News 24', playback, ...versions });
     expect((await api('/channels/news')).body).toEqual({
       id: 'news',
       tenant: host,
       title: 'News 24',
       playback,
+      ...versions,
     });
   });
 
@@ -222,6 +224,80 @@ describe('schedule', () => {
   });
 });
 
+describe('what the engine polls', () => {
+  const stamp = async () => {
+    const res = await api('/changes');
+    expect(res.status).toBe(200);
+    return (res.body as { stamp: number }).stamp;
+  };
+  const live = (startMs: number) => ({
+    title: 'Match',
+    type: 'LIVE',
+    url: 'https://live.example/match/master.m3u8',
+    start: new Date(startMs).toISOString(),
+    end: new Date(startMs + 3_600_000).toISOString(),
+  });
+  const versionsOf = async (id: string) => {
+    const { scheduleVersion, liveVersion } = (await api(`/channels/${id}`)).body as Record<string, number>;
+    return { scheduleVersion, liveVersion };
+  };
+
+  it('moves the change stamp with every channel create and delete, and not with reads', async () => {
+    const before = await stamp();
+    const id = await newChannel();
+    const afterCreate = await stamp();
+    expect(afterCreate).toBeGreaterThan(before);
+    await api('/channels');
+    await api(`/channels/${id}/schedule`);
+    expect(await stamp()).toBe(afterCreate);
+    expect((await api(`/channels/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await stamp()).toBeGreaterThan(afterCreate);
+  });
+
+  it('moves a channel’s liveVersion with a LIVE entry added and removed, its scheduleVersion with any entry', async () => {
+    const id = await newChannel();
+    const before = await stamp();
+    const made = await post(`/channels/${id}/schedule`, live(Date.UTC(2031, 0, 1, 20)));
+    expect(made.status).toBe(201);
+    expect(await versionsOf(id)).toEqual({ scheduleVersion: 1, liveVersion: 1 });
+    expect(await stamp()).toBeGreaterThan(before);
+    const vod = await post(`/channels/${id}/schedule`, {
+      ...live(Date.UTC(2031, 0, 1, 10)),
+      type: 'VOD',
+      url: 'https://cdn.example/film/master.m3u8',
+    });
+    expect(vod.status).toBe(201);
+    expect(await versionsOf(id)).toEqual({ scheduleVersion: 2, liveVersion: 1 });
+    const entryId = (made.body as { id: string }).id;
+    expect((await api(`/channels/${id}/schedule/${entryId}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await versionsOf(id)).toEqual({ scheduleVersion: 3, liveVersion: 2 });
+  });
+
+  it('lists only the LIVE entries with type=LIVE, with no end to the range', async () => {
+    const id = await newChannel();
+    const far = Date.UTC(2031, 5, 1, 20);
+    expect((await post(`/channels/${id}/schedule`, live(far))).status).toBe(201);
+    expect(
+      (
+        await post(`/channels/${id}/schedule`, {
+          ...live(far - 7_200_000),
+          type: 'VOD',
+          url: 'https://cdn.example/film/master.m3u8',
+        })
+      ).status,
+    ).toBe(201);
+    const res = await api(`/channels/${id}/schedule?type=LIVE&start=2030-01-01T00:00:00Z`);
+    expect(res.status).toBe(200);
+    expect(
+      (res.body as Array<{ type: string; start_time: number }>).map((e) => [e.type, e.start_time]),
+    ).toEqual([['LIVE', far]]);
+    expect((await api(`/channels/${id}/schedule?type=VOD&start=2030-01-01T00:00:00Z`)).status).toBe(400);
+    expect((await api(`/channels/${id}/schedule?type=SPORT&date=2031-06-01`)).body).toMatchObject({
+      field: 'type',
+    });
+  });
+});
+
 describe('authentication', () => {
   const withAuth = (verifyToken: TokenVerifier) => {
     const deps = apiDepsFromEnv({ env: { SCHEDULE_REQUIRE_AUTH: 'true' }, verifyToken });
@@ -272,6 +348,26 @@ describe('authentication', () => {
       throw new Error('bad signature');
     });
     expect((await invoke(broken, { 'x-jwt': 'Bearer x' })).statusCode).toBe(401);
+  });
+
+  it('shows the change stamp only to a token with the read-all scope', async () => {
+    const changes = (h: ReturnType<typeof withAuth>) =>
+      h(
+        {
+          version: '2.0',
+          rawPath: '/api/v1/changes',
+          headers: { host: 'auth.example', 'x-jwt': 'Bearer good' },
+          requestContext: {
+            http: { method: 'GET', sourceIp: '127.0.0.1' },
+            requestId: 'r2',
+            domainName: 'auth.example',
+          },
+        } as never,
+        {} as never,
+      );
+    expect((await changes(withAuth(async () => ({ tenant: 'auth-tenant' })))).statusCode).toBe(403);
+    const engine = withAuth(async () => ({ tenant: 'engine', scopes: ['schedule:read-all'] }));
+    expect((await changes(engine)).statusCode).toBe(200);
   });
 
   it('refuses to start with authentication required but no verifier', () => {

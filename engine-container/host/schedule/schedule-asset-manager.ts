@@ -48,6 +48,8 @@ interface CachedWindow {
 export class ScheduleAssetManager implements IAssetManager {
   private readonly continuesAt = new Map<string, number>();
   private readonly windows = new Map<string, CachedWindow>();
+  /** A fetch in flight per channel: the engine's retries of a slow first item wait for it, not refetch. */
+  private readonly fetching = new Map<string, Promise<unknown>>();
   private readonly clock: () => number;
   private readonly windowMs: number;
   private readonly refreshMs: number;
@@ -73,7 +75,7 @@ export class ScheduleAssetManager implements IAssetManager {
     return now;
   }
 
-  private async entriesAround(channelId: string, tMs: number): Promise<ScheduleEntry[]> {
+  private async entriesAround(channelId: string, tMs: number, waited = false): Promise<ScheduleEntry[]> {
     const now = this.clock();
     const cached = this.windows.get(channelId);
     const needTo = tMs + this.windowMs / 2;
@@ -87,6 +89,26 @@ export class ScheduleAssetManager implements IAssetManager {
           : cached.version === version;
       if (current) return cached.entries;
     }
+    const pending = this.fetching.get(channelId);
+    if (pending && !waited) {
+      await pending.catch(() => undefined);
+      return this.entriesAround(channelId, tMs, true);
+    }
+    const fetched = this.fetchWindow(channelId, tMs, now, version);
+    this.fetching.set(channelId, fetched);
+    try {
+      return await fetched;
+    } finally {
+      if (this.fetching.get(channelId) === fetched) this.fetching.delete(channelId);
+    }
+  }
+
+  private async fetchWindow(
+    channelId: string,
+    tMs: number,
+    now: number,
+    version: number | undefined,
+  ): Promise<ScheduleEntry[]> {
     const fromMs = tMs - 60_000;
     const toMs = tMs + this.windowMs;
     // An engine id `<tenantKey>~<id>` names its tenant; any other id is read as the API's own tenant.

@@ -87,10 +87,14 @@ export class ScheduleWatch {
   }
 
   private async read(): Promise<ScheduleChannel[]> {
-    const stamp = await this.options.source.changes();
+    // Without a stamp (a service without /changes, or a blip) every refresh lists, as before stamps.
+    const stamp = await this.options.source.changes().catch((err: unknown) => {
+      this.options.log.warn('schedule change stamp not read; listing the channels', { err });
+      return undefined;
+    });
     const now = this.clock();
-    if (this.channels && stamp === this.stamp && now - this.listedAtMs < this.fullListMs)
-      return this.channels;
+    const fresh = stamp !== undefined && stamp === this.stamp && now - this.listedAtMs < this.fullListMs;
+    if (this.channels && fresh) return this.channels;
     const listed = await this.options.source.listChannels();
     const complete = await this.readLive(listed, now);
     this.channels = listed;

@@ -147,7 +147,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         };
         if (!(await deps.channels.create(channel, deps.clock())))
           throw conflict(`channel ${channel.id} already exists`);
-        return json(201, view(deps, channel));
+        return json(201, view(deps, { ...channel, scheduleVersion: 0, liveVersion: 0 }));
       },
     },
     {

@@ -30,7 +30,7 @@ export interface ChannelVersions {
 
 export type ListedChannel = ScheduleChannel & ChannelVersions;
 
-export interface ChannelRecord extends ScheduleChannel {
+export interface ChannelRecord extends ScheduleChannel, ChannelVersions {
   createdAt: number;
   feedId?: string;
   cursor?: ScheduleCursor;
@@ -61,6 +61,8 @@ export function toChannelRecord(item: Record<string, unknown>): ChannelRecord {
     ...mediaOf(item as MediaShape),
   };
   if (typeof item.feedId === 'string') record.feedId = item.feedId;
+  if (typeof item.scheduleVersion === 'number') record.scheduleVersion = item.scheduleVersion;
+  if (typeof item.liveVersion === 'number') record.liveVersion = item.liveVersion;
   if (typeof item.cursorEnd === 'number') {
     record.cursor = {
       endTime: item.cursorEnd,
@@ -80,10 +82,12 @@ export const publicChannel = (c: ScheduleChannel): ScheduleChannel => ({
 
 /** A channel as the lists show it: its public fields and its versions. */
 function listed(item: Record<string, unknown>): ListedChannel {
-  const channel: ListedChannel = publicChannel(toChannelRecord(item));
-  if (typeof item.scheduleVersion === 'number') channel.scheduleVersion = item.scheduleVersion;
-  if (typeof item.liveVersion === 'number') channel.liveVersion = item.liveVersion;
-  return channel;
+  const { scheduleVersion, liveVersion, ...record } = toChannelRecord(item);
+  return {
+    ...publicChannel(record),
+    ...(scheduleVersion === undefined ? {} : { scheduleVersion }),
+    ...(liveVersion === undefined ? {} : { liveVersion }),
+  };
 }
 
 export function dynamoChannelStore(
