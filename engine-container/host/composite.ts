@@ -4,7 +4,14 @@
  * On an id clash the first source wins (and the clash is logged once).
  */
 import { logger } from '../../core/logger';
-import type { Channel, IAssetManager, IChannelManager, VodRequest, VodResponse } from '../src/types';
+import type {
+  Channel,
+  IAssetManager,
+  IChannelManager,
+  UpcomingContent,
+  VodRequest,
+  VodResponse,
+} from '../src/types';
 
 export interface ChannelSource {
   name: string;
@@ -56,6 +63,12 @@ export class CompositeSources implements IChannelManager, IAssetManager {
     const source = this.owner.get(req.sessionId) ?? this.sources[0];
     if (!source) return Promise.reject(new Error('no channel source'));
     return source.assets.getNextVod(req);
+  }
+
+  /** The owning source's look-ahead; undefined (the first item decides) when it has none. */
+  async upcomingContent(req: VodRequest): Promise<UpcomingContent | undefined> {
+    const source = this.owner.get(req.sessionId) ?? this.sources[0];
+    return source?.assets.upcomingContent?.(req);
   }
 
   handleError(err: Error, vodResponse?: VodResponse): void {

@@ -30,6 +30,7 @@ export type {
   Preroll,
   ScheduleEvent,
   SubtitleTrack,
+  UpcomingContent,
   VodRequest,
   VodResponse,
 } from './types';

@@ -50,8 +50,23 @@ export interface VodResponse {
   media?: ChannelMedia;
 }
 
+/** What an asset manager knows of a channel's content ahead of its first item (IAssetManager.upcomingContent). */
+export interface UpcomingContent {
+  /** The first VOD the channel plays at or after the request's startMs, however far ahead; absent while none is known. */
+  vod?: VodResponse;
+}
+
 export interface IAssetManager {
   getNextVod(req: VodRequest): Promise<VodResponse>;
+  /**
+   * Our extension, asked once before a channel's first item: what the channel will play, so that its
+   * ladder comes from its content and never from the slate that plays until then (a schedule channel
+   * whose first entry starts later). Undefined (or not implemented): the asset manager does not know
+   * the channel's content ahead, and the ladder comes from the first item it answers. `{}`: nothing is
+   * known yet, and the channel stays off air until something is, unless it declares a profile
+   * (docs/media.md "The channel's ladder").
+   */
+  upcomingContent?(req: VodRequest): Promise<UpcomingContent | undefined>;
   handleError?(err: Error, vodResponse?: VodResponse): void | Promise<void>;
 }
 

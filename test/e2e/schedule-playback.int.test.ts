@@ -104,7 +104,8 @@ describe('the schedule quick start', () => {
     const tv = playbackChannelId(new URL(system.urls.schedule!).host, 'tv');
     const media0 = `${system.urls.engine}/channels/${tv}/0.m3u8`;
     await waitOnAir(`${system.urls.engine}/channels/${tv}/master.m3u8`);
-    // A channel seen before its schedule existed plays slate up to the engine's lookahead (about 30 s).
+    // The channel is on air once its first entries exist (before, 503 channel_starting: docs/media.md
+    // "The channel's ladder"); its first window reaches back before them, into the slate.
     await waitFor(fetchText(media0), (body) => /\/vod-[ab]\//.test(body), {
       timeoutMs: 90_000,
       what: 'the schedule on air',

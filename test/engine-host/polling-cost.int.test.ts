@@ -83,8 +83,12 @@ async function addChannels(from: number, count: number): Promise<void> {
   }
 }
 
-/** The engine host with its `channels` channels on air (each has an item), polling every `intervalMs`. */
-async function startEngine(channels: number, intervalMs: number): Promise<OnairEngine> {
+/**
+ * The engine host with its `channels` channels, `onAir` of them on air (with an item: the Loop ones;
+ * empty schedule channels wait off air for content, docs/media.md "The channel's ladder"), polling
+ * every `intervalMs`.
+ */
+async function startEngine(channels: number, onAir: number, intervalMs: number): Promise<OnairEngine> {
   process.env.ENGINE_CHANNEL_REFRESH_MS = String(intervalMs);
   const onair = createOnairEngine({ port: 0, host: '127.0.0.1', scheduleRefreshIntervalMs: intervalMs });
   const withItem = new Set<string>();
@@ -92,13 +96,15 @@ async function startEngine(channels: number, intervalMs: number): Promise<OnairE
     if (e.type === 'item_appended') withItem.add(e.channelId);
   });
   await onair.start();
+  // Settled: every channel has finished an advance (a finite next wake), so each one waiting for
+  // content has read its (empty) schedule once; it reads it again only when its schedule version moves.
+  const { core } = onair.engine;
+  const settled = () =>
+    core.channelIds.filter((id) => Number.isFinite(core.channel(id)?.playout.nextWakeMs())).length;
   await waitFor(
-    () => withItem.size,
-    (n) => n >= channels,
-    {
-      timeoutMs: 30_000,
-      what: `${channels} channels on air`,
-    },
+    () => ({ known: core.channelIds.length, onAir: withItem.size, settled: settled() }),
+    (n) => n.known >= channels && n.onAir >= onAir && n.settled >= channels,
+    { timeoutMs: 30_000, what: `${channels} channels, ${onAir} of them on air, all settled` },
   );
   return onair;
 }
@@ -127,7 +133,7 @@ describe('an idle engine’s polling', () => {
     for (const channels of [3, 30]) {
       await addChannels(have, channels - have);
       have = channels;
-      const onair = await startEngine(2 * channels, 500);
+      const onair = await startEngine(2 * channels, channels, 500);
       try {
         measured.push(await requestsOver(10));
       } finally {
@@ -154,7 +160,7 @@ describe('a LIVE entry made while the engine runs', () => {
       { id: 'live-soon', tenant: SCHEDULE_TENANT, title: 'Live soon' },
       Date.now(),
     );
-    const onair = await startEngine(61, 2000);
+    const onair = await startEngine(61, 30, 2000);
     try {
       const start = Date.now() + 3000;
       const made = await http(`${gateway.url}/api/v1/channels/live-soon/schedule`, {

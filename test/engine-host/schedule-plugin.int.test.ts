@@ -167,6 +167,59 @@ describe('schedule engine plugin', () => {
     });
   });
 
+  it('gives each channel the media settings it was made with, read from the service', async () => {
+    const shape = {
+      audioTracks: [
+        { language: 'sv', name: 'Svenska', default: true },
+        { language: 'en', name: 'English' },
+      ],
+      subtitleTracks: [{ language: 'sv', name: 'Svenska' }],
+      closedCaptions: [{ lang: 'en', name: 'English', id: 'CC1', default: true, auto: true }],
+      profile: [{ resolution: [1280, 720], bw: 3_000_000, codecs: 'avc1.64001f,mp4a.40.2', channels: '2' }],
+      slate: 'https://cdn.example.com/slate/master.m3u8',
+    };
+    const made = await http(`${apiUrl}/channels`, {
+      method: 'POST',
+      body: { id: 'plugin-media', title: 'Media', ...shape },
+    });
+    expect(made.status).toBe(201);
+    const { channelManager } = createSchedulePlugin({
+      apiUrl,
+      log: createLogger(),
+      slate: 'https://plugin/slate',
+    });
+    const id = playbackChannelId(tenant, 'plugin-media');
+    const channel = (await channelManager.getChannels()).find((c) => c.id === id);
+    // Every field, the channel's own slate over the plug-in's.
+    expect(channel).toEqual({ id, name: 'Media', ...shape });
+  });
+
+  it("answers a channel's first VOD entry ahead as its upcoming content, and nothing before it has one", async () => {
+    const t0 = Date.UTC(2024, 5, 5, 8);
+    const id = 'plugin-ahead';
+    expect((await http(`${apiUrl}/channels`, { method: 'POST', body: { id, title: 'Ahead' } })).status).toBe(
+      201,
+    );
+    const { assetManager } = createSchedulePlugin({ apiUrl, log: createLogger(), clock: () => t0 });
+    const req = { sessionId: id, playlistId: id, startMs: t0 };
+    expect(await assetManager.upcomingContent(req)).toEqual({});
+
+    // Entries made later, starting in 20 minutes: the first of them is what the channel will play.
+    const plan = planSchedule({
+      channelId: id,
+      cursor: undefined,
+      items,
+      nowMs: t0 + 1_200_000,
+      horizonMs: 600_000,
+      newId: () => crypto.randomUUID(),
+    });
+    expect(await dynamoScheduleStores().entries.append(tenant, id, undefined, plan.planned)).toBe('appended');
+    const first = plan.planned[0]!.entry;
+    expect(await assetManager.upcomingContent(req)).toEqual({
+      vod: { id: first.id, title: first.title, uri: first.url },
+    });
+  });
+
   it('is enabled by SCHEDULE_SERVICE_API_URL only', () => {
     expect(schedulePluginFromEnv({})).toBeUndefined();
     expect(schedulePluginFromEnv({ SCHEDULE_SERVICE_API_URL: apiUrl })).toBeDefined();

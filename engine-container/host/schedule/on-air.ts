@@ -93,3 +93,8 @@ export function onAirAt(
   if (next.start_time <= tMs) return onAirAt(entries, next.end_time, options);
   return gap(tMs, Math.min(next.start_time - tMs, options.maxGapMs));
 }
+
+/** The first VOD entry still running at tMs or starting after it (`entries` ordered by start). */
+export function nextVodEntry(entries: readonly ScheduleEntry[], tMs: number): ScheduleEntry | undefined {
+  return entries.find((e) => e.type !== 'LIVE' && e.end_time > tMs);
+}

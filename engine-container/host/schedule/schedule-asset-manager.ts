@@ -17,8 +17,8 @@
 
 import type { Logger } from '../../../core/logger';
 import { parsePlaybackChannelId } from '../../../functions/schedule/playback-id';
-import type { IAssetManager, VodRequest, VodResponse } from '../../src/index';
-import { DEFAULT_ON_AIR_OPTIONS, type OnAirOptions, onAirAt } from './on-air';
+import type { IAssetManager, UpcomingContent, VodRequest, VodResponse } from '../../src/index';
+import { DEFAULT_ON_AIR_OPTIONS, nextVodEntry, type OnAirOptions, onAirAt } from './on-air';
 import type { ScheduleEntry, ScheduleSource } from './schedule-client';
 
 export interface ScheduleAssetManagerOptions {
@@ -127,6 +127,18 @@ export class ScheduleAssetManager implements IAssetManager {
     const { response, endsAtMs } = onAirAt(entries, tMs, this.options.onAir ?? DEFAULT_ON_AIR_OPTIONS);
     this.continuesAt.set(channelId, endsAtMs);
     return response;
+  }
+
+  /**
+   * The channel's first VOD entry from the playout instant on, within the fetched window (3 h by
+   * default), however far ahead: the engine builds the channel's ladder from it rather than from the
+   * slate playing until it starts; `{}` while none is scheduled (the channel waits off air).
+   */
+  async upcomingContent(req: VodRequest): Promise<UpcomingContent> {
+    const channelId = req.playlistId ?? req.sessionId;
+    const tMs = this.playoutInstant(channelId, req.startMs);
+    const entry = nextVodEntry(await this.entriesAround(channelId, tMs), tMs);
+    return entry ? { vod: { id: entry.id, title: entry.title, uri: entry.url } } : {};
   }
 
   handleError(err: Error, vodResponse?: VodResponse): void {

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { type FetchLike, fetchText } from '../../../core/fetch/bounded-fetch';
-import { mediaShapeFields } from '../../../core/media-shape';
+import { mediaOf, mediaShapeFields } from '../../../core/media-shape';
 
 export interface ScheduleClientOptions {
   /** `{schedule_api_url}`, e.g. http://localhost:8090/api/v1. */
@@ -122,10 +122,12 @@ export function scheduleApiClient(options: ScheduleClientOptions): ScheduleSourc
     changes: async () => (await get('/changes', changesSchema)).body.stamp,
     listChannels: async () =>
       (await getAll('/channels', 'tenant=*', channelsSchema)).map(
-        ({ id, tenant, title, scheduleVersion, liveVersion }) => ({
+        ({ id, tenant, title, scheduleVersion, liveVersion, ...rest }) => ({
           id,
           tenant,
           title,
+          // The channel's media settings travel on to the engine channel (schedule-channel-manager.ts).
+          ...mediaOf(rest),
           ...(scheduleVersion === undefined ? {} : { scheduleVersion }),
           ...(liveVersion === undefined ? {} : { liveVersion }),
         }),

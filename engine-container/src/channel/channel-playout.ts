@@ -16,12 +16,12 @@ import { firstItemToKeep, itemSummary, liveItem } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { VodCache } from '../vod/vod-cache';
-import { decideHeader } from './header';
+import { decideHeader, waitsForContent } from './header';
 import { aloneExtendAtMs, continueLocally } from './local-continuation';
 import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
 import { OutageGuard } from './outage-guard';
-import type { PlannedItem, Planner } from './planner';
+import type { LadderSource, PlannedItem, Planner } from './planner';
 import { eventIdsOf, lateEvent, planScheduled } from './schedule';
 import { loadNewTailVods } from './tail-vods';
 import { planSpreadMs, wakeAtMs } from './wake';
@@ -43,6 +43,8 @@ export interface ChannelDeps {
 
 /** Retry delay for a channel whose first item could not be planned (no VOD, no slate). */
 const START_RETRY_MS = 2000;
+/** A channel waiting for content re-reads its log at most this often (readTtlMs). */
+const WAITING_READ_MS = 30_000;
 /** Bound on appends per advance: a channel far behind catches up over several ticks. */
 const MAX_APPENDS_PER_ADVANCE = 32;
 const DONE: Promise<void> = Promise.resolve();
@@ -234,7 +236,7 @@ export class ChannelPlayout {
       const { tail } = this;
       // While failing, every attempt reads the store: only an answer from it ends the outage.
       const probe = this.outage.failing || tail.pending.length > 0;
-      if (probe || tail.isStale(this.deps.config.sharedStoreCacheTTL)) await tail.refresh();
+      if (probe || tail.isStale(this.readTtlMs())) await tail.refresh();
       await this.loadTailVods();
       await this.cutInLateEvent();
       // While a LIVE event holds the log's end, VOD2Live waits (live/live-mixer.ts).
@@ -248,6 +250,17 @@ export class ChannelPlayout {
     }
     this.trim();
     this.announceStarted();
+  }
+
+  /**
+   * How old the log tail may be before an advance reads it again. A channel without a header (one
+   * waiting for content, header.ts) reads it rarely: it re-reads under the lease before it writes, so
+   * this only bounds how soon it serves another engine's first items, and a waiting channel costs
+   * the store almost nothing.
+   */
+  private readTtlMs(): number {
+    const { sharedStoreCacheTTL } = this.deps.config;
+    return this.header ? sharedStoreCacheTTL : Math.max(sharedStoreCacheTTL, WAITING_READ_MS);
   }
 
   /** Loads the VODs of items not checked yet (tail-vods.ts). */
@@ -276,11 +289,20 @@ export class ChannelPlayout {
       const header = this.header;
       // Strictly ahead: a wake at exactly logEnd - lead (computeWake) must extend, not wait another tick.
       if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header)) return;
+      let upcoming: LadderSource | undefined;
+      if (!header) {
+        // The first items: the ladder comes from the channel's content, known ahead (header.ts). A
+        // question, not an ask for an item: no lease for it, so a waiting channel writes nothing.
+        const at = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
+        const known = await this.deps.planner.upcoming({ channel: this.channel, startMs: at });
+        if (waitsForContent(this.channel, known, this.scheduled)) return;
+        if (known !== 'unknown') upcoming = known;
+      }
       if (!(await this.mayAsk())) continue;
       const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
       const planned = await this.plan(startMs, header);
       if (planned.length === 0) return;
-      await this.appendAll(planned, startMs, header);
+      await this.appendAll(planned, startMs, header, upcoming);
     }
   }
 
@@ -301,12 +323,20 @@ export class ChannelPlayout {
     return false;
   }
 
-  /** Appends planned items from startMs on; false when another writer got there first. */
-  private async appendAll(planned: PlannedItem[], startMs: number, known?: ChannelHeader): Promise<boolean> {
+  /**
+   * Appends planned items from startMs on; false when another writer got there first. Without a known
+   * header, the items' own is decided (header.ts), from `upcoming` when they hold no VOD.
+   */
+  private async appendAll(
+    planned: PlannedItem[],
+    startMs: number,
+    known?: ChannelHeader,
+    upcoming?: LadderSource,
+  ): Promise<boolean> {
     const { config, vods, resolve, metrics, events } = this.deps;
     const slateUri = this.channel.slate ?? config.defaultSlateUri;
-    const header =
-      known ?? decideHeader(this.channel, planned, slateUri ? vods.get(slateUri) : undefined, config);
+    const slate = slateUri ? vods.get(slateUri) : undefined;
+    const header = known ?? decideHeader(this.channel, planned, slate, config, upcoming);
     const keys = renditionKeys(header.ladder);
     let at = startMs;
     for (const { draft } of planned) {

@@ -3,13 +3,22 @@
  * ladder and EXT-X-TARGETDURATION (forceTargetDuration, else the longest segment of the first VOD and
  * of the slate, rounded as RFC 8216 rounds EXTINF, plus targetDurationPadding). Later VODs with longer
  * segments are refused (slate) rather than breaking the target duration under players.
+ *
+ * The ladder comes from the channel's content, never from what happens to play first: the first
+ * planned VOD, else the first VOD the asset manager knows the channel will play (its look-ahead,
+ * IAssetManager.upcomingContent: a schedule channel whose first entry starts later), and the slate
+ * playing until then is mapped onto it. Only with nothing known does the first item (the slate) shape
+ * it: a channel that declares a profile (whose variants are its own), a channel of LIVE events alone,
+ * or an asset manager that does not look ahead. A channel whose asset manager looks ahead and knows
+ * nothing yet waits off air instead (waitsForContent). The header is stored with every log item, so
+ * every engine serves the one its writer decided.
  */
 import type { EngineConfig } from '../config';
 import { buildLadder } from '../ladder/output-ladder';
 import type { ChannelHeader } from '../playout/append';
 import type { Channel, ChannelMedia } from '../types';
 import type { ParsedVod } from '../vod/parsed-vod';
-import type { PlannedItem } from './planner';
+import type { LadderSource, PlannedItem, Upcoming } from './planner';
 
 type HeaderConfig = Pick<
   EngineConfig,
@@ -27,11 +36,25 @@ export function decideHeader(
   planned: readonly PlannedItem[],
   slate: ParsedVod | undefined,
   config: HeaderConfig,
+  upcoming?: LadderSource,
 ): ChannelHeader {
-  const main = planned.find((p) => p.draft.kind === 'vod') ?? planned.find((p) => !p.vod.gap) ?? planned[0]!;
-  const vods = [...planned.map((p) => p.vod), ...(slate ? [slate] : [])];
-  const shaped = withAnswerMedia(channel, planned.find((p) => p.media)?.media);
-  return { ladder: buildLadder(shaped, main.vod, config), targetDurationS: targetDurationFor(vods, config) };
+  const source: LadderSource =
+    planned.find((p) => p.draft.kind === 'vod') ?? upcoming ?? planned.find((p) => !p.vod.gap) ?? planned[0]!;
+  const vods = [...planned.map((p) => p.vod), ...(upcoming ? [upcoming.vod] : []), ...(slate ? [slate] : [])];
+  const shaped = withAnswerMedia(channel, planned.find((p) => p.media)?.media ?? upcoming?.media);
+  return {
+    ladder: buildLadder(shaped, source.vod, config),
+    targetDurationS: targetDurationFor(vods, config),
+  };
+}
+
+/**
+ * A channel stays off air rather than take its ladder from the slate when its asset manager looks
+ * ahead and knows no VOD of it yet, unless the channel declares a profile (its own variants) or has
+ * LIVE events (their mixing needs a header; a LIVE source's own ladder is not read for it).
+ */
+export function waitsForContent(channel: Channel, upcoming: Upcoming, liveScheduled: boolean): boolean {
+  return upcoming === undefined && !channel.profile?.length && !liveScheduled;
 }
 
 /** What the channel declares wins, field by field; the asset manager's answer fills what it leaves open. */

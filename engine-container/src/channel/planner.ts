@@ -10,7 +10,7 @@ import type { EngineEvents } from '../events';
 import type { Metrics } from '../metrics';
 import { loopDraft, type VodPlan, vodDraft } from '../playout/drafts';
 import type { ItemDraft } from '../playout/item';
-import type { Channel, ChannelMedia, IAssetManager, ScheduleEvent, VodResponse } from '../types';
+import type { Channel, ChannelMedia, IAssetManager, ScheduleEvent, VodRequest, VodResponse } from '../types';
 import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
 import { gapUri } from '../vod/synthetic-gap';
 import type { VodCache } from '../vod/vod-cache';
@@ -23,6 +23,19 @@ export interface PlannerDeps {
   metrics: Metrics;
   log: Logger;
 }
+
+/** A VOD a channel's ladder can be built from, with the media shape its answer carried. */
+export interface LadderSource {
+  vod: ParsedVod;
+  /** The media shape the asset manager answered with (used when the channel declares none). */
+  media?: ChannelMedia;
+}
+
+/**
+ * What the asset manager knows of a channel's content before its first item: 'unknown' when it does
+ * not look ahead (the first item decides), else the first VOD, loaded, or undefined while none is known.
+ */
+export type Upcoming = LadderSource | undefined | 'unknown';
 
 export interface PlannedItem {
   draft: ItemDraft;
@@ -78,21 +91,45 @@ export class Planner {
       .catch((e: unknown) => log.error('handleError threw', { channelId: channel.id, err: e }));
   }
 
+  private request(ctx: PlanContext): VodRequest {
+    const category =
+      typeof ctx.channel.options?.category === 'string' ? ctx.channel.options.category : undefined;
+    return { sessionId: ctx.channel.id, category, playlistId: ctx.channel.id, startMs: ctx.startMs };
+  }
+
+  /**
+   * The channel's first VOD from ctx.startMs on, however far ahead (IAssetManager.upcomingContent),
+   * loaded. A failure (an error, a VOD that does not load) is reported and counts as nothing known.
+   */
+  async upcoming(ctx: PlanContext): Promise<Upcoming> {
+    const { config, assetManager, vods } = this.deps;
+    if (!assetManager.upcomingContent) return 'unknown';
+    let response: VodResponse | undefined;
+    try {
+      const content = await withTimeout(
+        assetManager.upcomingContent(this.request(ctx)),
+        config.getNextVodTimeoutMs,
+        'upcomingContent',
+      );
+      if (!content) return 'unknown';
+      response = content.vod;
+      if (!response) return undefined;
+      if (!response.uri) throw new AssetError(`VodResponse ${response.id ?? '(no id)'} has no uri`);
+      const vod = await vods.load(response.uri);
+      return { vod, ...(response.media ? { media: response.media } : {}) };
+    } catch (err) {
+      this.report(ctx.channel, err, response);
+      return undefined;
+    }
+  }
+
   /** The next item(s) from the asset manager: [preroll?, vod], or a slate on any failure. */
   async next(ctx: PlanContext): Promise<PlannedItem[]> {
     const { config, assetManager } = this.deps;
-    const category =
-      typeof ctx.channel.options?.category === 'string' ? ctx.channel.options.category : undefined;
     let response: VodResponse | undefined;
     try {
-      const request = {
-        sessionId: ctx.channel.id,
-        category,
-        playlistId: ctx.channel.id,
-        startMs: ctx.startMs,
-      };
       response = await withTimeout(
-        assetManager.getNextVod(request),
+        assetManager.getNextVod(this.request(ctx)),
         config.getNextVodTimeoutMs,
         'getNextVod',
       );

@@ -75,6 +75,7 @@ export const channelViewSchema = z.object({
   id: z.string(),
   tenant: z.string(),
   title: z.string(),
+  ...mediaShapeFields,
   playback: z.string().describe('the master playlist URL'),
   scheduleVersion: z
     .number()
