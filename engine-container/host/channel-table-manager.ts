@@ -13,7 +13,7 @@ import { logger } from '../../core/logger';
 import { mediaOf } from '../../core/media-shape';
 import type { Channel as StoredChannel } from '../../functions/channel/model';
 import type { ChannelStore } from '../../functions/channel/stores/channel-store';
-import { HEALTHY, type OutageState, recordFailure } from '../src/channel/outage';
+import { HEALTHY, type OutageState, recordFailure } from '../src/channel/outage/outage';
 import type { Channel, IChannelManager, ScheduleEvent } from '../src/types';
 
 export interface OnairChannelOptions {

@@ -5,7 +5,7 @@ import {
   HEALTHY,
   LOG_INTERVAL_MS,
   recordFailure,
-} from '../../engine-container/src/channel/outage';
+} from '../../engine-container/src/channel/outage/outage';
 
 describe('a channel whose store fails', () => {
   it('waits longer after each consecutive failure, up to a ceiling', () => {

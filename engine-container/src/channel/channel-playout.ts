@@ -9,20 +9,21 @@ import type { EngineEvents } from '../events';
 import { renditionKeys } from '../ladder/output-ladder';
 import { LiveMixer } from '../live/live-mixer';
 import type { Metrics } from '../metrics';
-import { buildItem, type ChannelHeader, cutBoundaryMs, logEndMs, nextStartMs } from '../playout/append';
+import { buildItem, type ChannelHeader, logEndMs, nextStartMs } from '../playout/append';
 import { itemEndMs } from '../playout/item';
 import type { PlayoutLogStore } from '../playout/log-store';
 import { firstItemToKeep, itemSummary, liveItem } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { VodCache } from '../vod/vod-cache';
+import { type CutContext, cutInLateEvent, cutMarginMs, resetChannel } from './cuts';
 import { decideHeader, waitsForContent } from './header';
-import { aloneExtendAtMs, continueLocally } from './local-continuation';
 import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
-import { OutageGuard } from './outage-guard';
+import { aloneExtendAtMs, continueLocally } from './outage/local-continuation';
+import { OutageGuard } from './outage/outage-guard';
 import type { LadderSource, PlannedItem, Planner } from './planner';
-import { eventIdsOf, lateEvent, planScheduled } from './schedule';
+import { eventIdsOf, planScheduled } from './schedule';
 import { loadNewTailVods } from './tail-vods';
 import { planSpreadMs, wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
@@ -68,6 +69,8 @@ export class ChannelPlayout {
   private readonly outage: OutageGuard;
   /** This channel's share of the planning spread (wake.ts): part of its lead. */
   private readonly spreadMs: number;
+  /** What a reset or a late event's cut-in needs of this channel (cuts.ts). */
+  private readonly cuts: CutContext;
 
   constructor(
     public channel: Channel,
@@ -89,8 +92,19 @@ export class ChannelPlayout {
       tail: this.tail,
       mayAsk: () => this.mayAsk(),
       append: (planned, startMs, header) => this.appendAll(planned, startMs, header),
-      marginMs: () => this.marginMs(),
+      marginMs: () => cutMarginMs(deps.config),
     });
+    this.cuts = {
+      ...deps,
+      channel,
+      tail: this.tail,
+      lease: this.lease,
+      header: () => this.header,
+      mayAsk: () => this.mayAsk(),
+      loadTailVods: () => this.loadTailVods(),
+      appendAll: (planned, startMs, header) => this.appendAll(planned, startMs, header),
+      extend: () => this.extend(),
+    };
   }
 
   get header(): ChannelHeader | undefined {
@@ -167,7 +181,7 @@ export class ChannelPlayout {
     while (this.busy) await this.busy;
     let startMs: number | undefined;
     this.busy = this.exclusive(async () => {
-      startMs = await this.runReset();
+      startMs = await resetChannel({ ...this.cuts, channel: this.channel });
     });
     await this.busy;
     return startMs;
@@ -190,7 +204,7 @@ export class ChannelPlayout {
       });
   }
 
-  /** Keeps the log ahead with the slate while the store is unreachable (local-continuation.ts). */
+  /** Keeps the log ahead with the slate while the store is unreachable (outage/local-continuation.ts). */
   private continueAlone(): Promise<number> {
     const { config, planner, resolve, log } = this.deps;
     return continueLocally({ channel: this.channel, tail: this.tail, planner, resolve, log, config });
@@ -238,7 +252,8 @@ export class ChannelPlayout {
       const probe = this.outage.failing || tail.pending.length > 0;
       if (probe || tail.isStale(this.readTtlMs())) await tail.refresh();
       await this.loadTailVods();
-      await this.cutInLateEvent();
+      if (!this.mixer.holding)
+        await cutInLateEvent({ ...this.cuts, channel: this.channel }, this.schedule, this.playedEvents());
       // While a LIVE event holds the log's end, VOD2Live waits (live/live-mixer.ts).
       // The first items fix the channel's header (ladder, target duration) before any live mixing.
       if (!this.header) await this.extend();
@@ -351,66 +366,6 @@ export class ChannelPlayout {
       at = itemEndMs(item);
     }
     return true;
-  }
-
-  private async cutInLateEvent(): Promise<void> {
-    const header = this.header;
-    if (!header || this.schedule.length === 0 || this.mixer.holding) return;
-    const now = this.deps.config.clock();
-    const toleranceMs = (header.targetDurationS + 1) * 1000;
-    const late = lateEvent(this.schedule, this.playedEvents(), now, logEndMs(this.tail.items), toleranceMs);
-    // Rule 3: an event that is playing is never cut into by another one; the next waits for its end.
-    if (late && liveItem(this.tail.items, Math.max(late.start_time, now))?.eventId) return;
-    // Every task sees the same schedule: only the lease holder cuts in (its append would otherwise
-    // race, and discard, an item the holder is appending from the asset manager).
-    if (!late || !(await this.mayAsk())) return;
-    const at = this.boundaryAt(Math.max(late.start_time, now + this.marginMs()));
-    const planned = await this.deps.planner.event(
-      { channel: this.channel, startMs: at, targetDurationS: header.targetDurationS },
-      late,
-    );
-    // The clock moved while planning: never cut before what players may have seen meanwhile.
-    const start = this.boundaryAt(Math.max(at, this.deps.config.clock() + this.marginMs()));
-    if (planned.length) await this.appendAll(planned, start, header);
-  }
-
-  /** Where a cut at or after atMs can start (cutBoundaryMs). */
-  private boundaryAt(atMs: number): number {
-    return cutBoundaryMs(this.tail.items, atMs, this.deps.resolve);
-  }
-
-  /** How far ahead of now a cut starts: covers instances whose view of the log is up to this old. */
-  private marginMs(): number {
-    return Math.max(this.deps.config.sharedStoreCacheTTL, 500);
-  }
-
-  private async runReset(): Promise<number | undefined> {
-    // A reset must happen: it waits for the lease (the holder is extending the log), then asks.
-    if (!(await this.lease.takeWithin(2 * this.lease.ttlMs)))
-      this.deps.log.warn('reset without the writer lease', { channelId: this.channel.id });
-    try {
-      return await this.resetUnderLease();
-    } finally {
-      await this.lease.release();
-    }
-  }
-
-  private async resetUnderLease(): Promise<number | undefined> {
-    await this.tail.refresh();
-    await this.loadTailVods();
-    const header = this.header;
-    if (!header) return undefined;
-    const now = this.deps.config.clock();
-    const ctx = { channel: this.channel, startMs: now, targetDurationS: header.targetDurationS };
-    const planned = await this.deps.planner.next(ctx);
-    if (planned.length === 0) return undefined;
-    // Read the clock again: planning took time, and segments ending meanwhile may have been served.
-    const start = this.boundaryAt(this.deps.config.clock() + this.marginMs());
-    const appended = await this.appendAll(planned, start, header);
-    if (appended)
-      this.deps.events.emit(this.channel.id, 'channel_reset', { startMs: start, seq: this.tail.lastSeq });
-    await this.extend();
-    return appended ? start : undefined;
   }
 
   private trim(): void {

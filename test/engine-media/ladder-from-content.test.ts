@@ -15,7 +15,7 @@ import type {
   VodRequest,
   VodResponse,
 } from '../../engine-container/src/types';
-import { fakeWorld, makeCore, vodResponse } from './helpers/engine-fixtures';
+import { fakeWorld, makeCore, vodResponse } from '../engine/helpers/engine-fixtures';
 
 const T0 = Date.UTC(2025, 0, 1);
 

@@ -2,8 +2,8 @@
  * One channel's record of failing advances (mostly an unreachable store), on the pure policy of
  * outage.ts: when to retry, and one log line per minute at most while the outage lasts.
  */
-import type { Logger } from '../../../core/logger';
-import type { Metrics } from '../metrics';
+import type { Logger } from '../../../../core/logger';
+import type { Metrics } from '../../metrics';
 import { backoffMs, HEALTHY, type OutageState, recordFailure } from './outage';
 
 export class OutageGuard {

@@ -5,14 +5,14 @@
  * alone write the same items when the store returns (LogTail.flush). Players see the slate, never a
  * frozen playlist.
  */
-import type { Logger } from '../../../core/logger';
-import { renditionKeys } from '../ladder/output-ladder';
-import { buildItem, type ChannelHeader, logEndMs, nextStartMs } from '../playout/append';
-import { itemEndMs } from '../playout/item';
-import type { TrackResolver } from '../playout/window';
-import type { Channel } from '../types';
-import type { LogTail } from './log-tail';
-import type { Planner } from './planner';
+import type { Logger } from '../../../../core/logger';
+import { renditionKeys } from '../../ladder/output-ladder';
+import { buildItem, type ChannelHeader, logEndMs, nextStartMs } from '../../playout/append';
+import { itemEndMs } from '../../playout/item';
+import type { TrackResolver } from '../../playout/window';
+import type { Channel } from '../../types';
+import type { LogTail } from '../log-tail';
+import type { Planner } from '../planner';
 
 /** Log kept ahead of the clock while alone: players' buffer, plus room for one slow failed attempt. */
 export function localLeadMs(header: ChannelHeader): number {

@@ -1,0 +1,95 @@
+/**
+ * Cutting into a channel's log ahead of now: a reset (engine README, "Reset") and a schedule event
+ * announced late (live-mixing.md, rule 3). Both start at a segment boundary far enough ahead that no
+ * engine, whose view of the log may be up to sharedStoreCacheTTL old, has served what the cut replaces.
+ */
+import type { Logger } from '../../../core/logger';
+import type { EngineConfig } from '../config';
+import type { EngineEvents } from '../events';
+import { type ChannelHeader, cutBoundaryMs, logEndMs } from '../playout/append';
+import { liveItem } from '../playout/log-upkeep';
+import type { TrackResolver } from '../playout/window';
+import type { Channel, ScheduleEvent } from '../types';
+import type { LogTail } from './log-tail';
+import type { PlannedItem, Planner } from './planner';
+import { lateEvent } from './schedule';
+import type { WriterLease } from './writer-lease';
+
+/** What a cut needs of its channel (channel-playout.ts). */
+export interface CutContext {
+  channel: Channel;
+  config: EngineConfig;
+  planner: Planner;
+  resolve: TrackResolver;
+  events: EngineEvents;
+  log: Logger;
+  tail: LogTail;
+  lease: WriterLease;
+  header(): ChannelHeader | undefined;
+  mayAsk(): Promise<boolean>;
+  loadTailVods(): Promise<void>;
+  appendAll(planned: PlannedItem[], startMs: number, header: ChannelHeader): Promise<boolean>;
+  extend(): Promise<void>;
+}
+
+/** How far ahead of now a cut starts: covers instances whose view of the log is up to this old. */
+export const cutMarginMs = (config: EngineConfig): number => Math.max(config.sharedStoreCacheTTL, 500);
+
+/** Where a cut at or after atMs can start (cutBoundaryMs). */
+const boundaryAt = (ctx: CutContext, atMs: number): number =>
+  cutBoundaryMs(ctx.tail.items, atMs, ctx.resolve);
+
+/** Plays a schedule event announced after its start, cutting into what plays (the lease holder only). */
+export async function cutInLateEvent(
+  ctx: CutContext,
+  schedule: readonly ScheduleEvent[],
+  played: Set<string>,
+): Promise<void> {
+  const header = ctx.header();
+  if (!header || schedule.length === 0) return;
+  const now = ctx.config.clock();
+  const toleranceMs = (header.targetDurationS + 1) * 1000;
+  const late = lateEvent(schedule, played, now, logEndMs(ctx.tail.items), toleranceMs);
+  // Rule 3: an event that is playing is never cut into by another one; the next waits for its end.
+  if (late && liveItem(ctx.tail.items, Math.max(late.start_time, now))?.eventId) return;
+  // Every task sees the same schedule: only the lease holder cuts in (its append would otherwise
+  // race, and discard, an item the holder is appending from the asset manager).
+  if (!late || !(await ctx.mayAsk())) return;
+  const at = boundaryAt(ctx, Math.max(late.start_time, now + cutMarginMs(ctx.config)));
+  const planned = await ctx.planner.event(
+    { channel: ctx.channel, startMs: at, targetDurationS: header.targetDurationS },
+    late,
+  );
+  // The clock moved while planning: never cut before what players may have seen meanwhile.
+  const start = boundaryAt(ctx, Math.max(at, ctx.config.clock() + cutMarginMs(ctx.config)));
+  if (planned.length) await ctx.appendAll(planned, start, header);
+}
+
+/** Restarts the channel's content at the next boundary; returns where, or undefined when it could not. */
+export async function resetChannel(ctx: CutContext): Promise<number | undefined> {
+  // A reset must happen: it waits for the lease (the holder is extending the log), then asks.
+  if (!(await ctx.lease.takeWithin(2 * ctx.lease.ttlMs)))
+    ctx.log.warn('reset without the writer lease', { channelId: ctx.channel.id });
+  try {
+    return await resetUnderLease(ctx);
+  } finally {
+    await ctx.lease.release();
+  }
+}
+
+async function resetUnderLease(ctx: CutContext): Promise<number | undefined> {
+  await ctx.tail.refresh();
+  await ctx.loadTailVods();
+  const header = ctx.header();
+  if (!header) return undefined;
+  const now = ctx.config.clock();
+  const req = { channel: ctx.channel, startMs: now, targetDurationS: header.targetDurationS };
+  const planned = await ctx.planner.next(req);
+  if (planned.length === 0) return undefined;
+  // Read the clock again: planning took time, and segments ending meanwhile may have been served.
+  const start = boundaryAt(ctx, ctx.config.clock() + cutMarginMs(ctx.config));
+  const appended = await ctx.appendAll(planned, start, header);
+  if (appended) ctx.events.emit(ctx.channel.id, 'channel_reset', { startMs: start, seq: ctx.tail.lastSeq });
+  await ctx.extend();
+  return appended ? start : undefined;
+}
