@@ -16,7 +16,14 @@ import { imageExistsSync } from '../images/podman';
 import { startRehearsalCloud } from './cloud';
 import { customResourceCreates } from './custom-resources';
 import { fetchSecretAs } from './ecs-secrets';
-import { evaluateCalls, executionRoleCalls, formatReport, loadTemplate, startRecordingProxy } from './iam';
+import {
+  evaluateCalls,
+  executionRoleCalls,
+  formatReport,
+  lambdaServiceCalls,
+  loadTemplate,
+  startRecordingProxy,
+} from './iam';
 import { autoabrJourney } from './journeys/autoabr';
 import { keepAliveSurvivesIdle } from './journeys/keep-alive';
 import { playsInFfmpeg, playsInHlsJs } from './journeys/play-channel';
@@ -272,6 +279,10 @@ async function main(): Promise<void> {
     const calls = [
       ...proxy.calls(),
       ...startedTasks.flatMap((id) => executionRoleCalls(template, cloud.lookup(), id, cloud.env)),
+      // What Lambda itself does as each function's role: its log writes, its event sources' polling.
+      ...[...running.byId.keys()].flatMap((id) =>
+        lambdaServiceCalls(template, cloud.lookup(), id, cloud.env),
+      ),
     ];
     const report = await evaluateCalls(template, cloud.lookup(), calls);
     iamReport = formatReport(report);
