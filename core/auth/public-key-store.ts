@@ -18,6 +18,28 @@ export function publicKeyPrefix(privatePrefix: string): string {
   return `${privatePrefix.slice(0, privatePrefix.lastIndexOf('/'))}/jwt-public-keys`;
 }
 
+/**
+ * The JWKs at `<prefix>/current` and `<prefix>/next` in one call (SecureStrings decrypted when asked),
+ * or undefined when there is no current one yet.
+ */
+export async function readSsmKeyPair(
+  ssm: SSMClient,
+  prefix: string,
+  withDecryption: boolean,
+): Promise<SigningKeys | undefined> {
+  const names = { current: `${prefix}/current`, next: `${prefix}/next` };
+  const res = await ssm.send(
+    new GetParametersCommand({ Names: [names.current, names.next], WithDecryption: withDecryption }),
+  );
+  const value = (name: string): JWK | undefined => {
+    const text = res.Parameters?.find((p) => p.Name === name)?.Value;
+    return text ? (JSON.parse(text) as JWK) : undefined;
+  };
+  const current = value(names.current);
+  const next = value(names.next);
+  return current ? { current, ...(next ? { next } : {}) } : undefined;
+}
+
 export class SsmPublicKeyStore {
   constructor(
     private readonly prefix: string,
@@ -29,16 +51,8 @@ export class SsmPublicKeyStore {
   }
 
   /** The public keys, or undefined when there is no current one yet. */
-  async read(): Promise<SigningKeys | undefined> {
-    const names = { current: `${this.prefix}/current`, next: `${this.prefix}/next` };
-    const res = await this.ssm.send(new GetParametersCommand({ Names: [names.current, names.next] }));
-    const value = (name: string): JWK | undefined => {
-      const text = res.Parameters?.find((p) => p.Name === name)?.Value;
-      return text ? (JSON.parse(text) as JWK) : undefined;
-    };
-    const current = value(names.current);
-    const next = value(names.next);
-    return current ? { current, ...(next ? { next } : {}) } : undefined;
+  read(): Promise<SigningKeys | undefined> {
+    return readSsmKeyPair(this.ssm, this.prefix, false);
   }
 
   /** Replaces both (public JWKs only: a private part here is refused, it would be readable by verifiers). */

@@ -4,16 +4,11 @@
  * (public-key-store.ts) after every write. Runtime roles may only read them: creating and rotating is
  * for the deploy (custom resource) and the operator (`npm run keys`), never for a Lambda or a task.
  */
-import {
-  GetParametersCommand,
-  ParameterAlreadyExists,
-  PutParameterCommand,
-  type SSMClient,
-} from '@aws-sdk/client-ssm';
+import { ParameterAlreadyExists, PutParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import type { JWK } from 'jose';
 import { ssmClient } from '../aws';
 import { publicKeys } from './key-ring';
-import { publicKeyPrefix, SsmPublicKeyStore } from './public-key-store';
+import { publicKeyPrefix, readSsmKeyPair, SsmPublicKeyStore } from './public-key-store';
 import type { KeyStore, SigningKeys } from './signing-key';
 
 export class SsmKeyStore implements KeyStore {
@@ -33,18 +28,8 @@ export class SsmKeyStore implements KeyStore {
     return `SSM ${this.prefix}/current`;
   }
 
-  async read(): Promise<SigningKeys | undefined> {
-    const names = { current: `${this.prefix}/current`, next: `${this.prefix}/next` };
-    const res = await this.ssm.send(
-      new GetParametersCommand({ Names: [names.current, names.next], WithDecryption: true }),
-    );
-    const value = (name: string): JWK | undefined => {
-      const text = res.Parameters?.find((p) => p.Name === name)?.Value;
-      return text ? (JSON.parse(text) as JWK) : undefined;
-    };
-    const current = value(names.current);
-    const next = value(names.next);
-    return current ? { current, ...(next ? { next } : {}) } : undefined;
+  read(): Promise<SigningKeys | undefined> {
+    return readSsmKeyPair(this.ssm, this.prefix, true);
   }
 
   async createIfAbsent(keys: SigningKeys): Promise<SigningKeys> {

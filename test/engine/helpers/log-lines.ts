@@ -6,7 +6,13 @@ export interface CapturedLog {
   restore(): void;
 }
 
-export function captureLogLines(): CapturedLog {
+/**
+ * Captures the logger's lines from now until restore(); `level` sets LOG_LEVEL meanwhile (the engine
+ * fixtures silence the logger), and restore() puts the previous level back.
+ */
+export function captureLogLines(level?: string): CapturedLog {
+  const savedLevel = process.env.LOG_LEVEL;
+  if (level) process.env.LOG_LEVEL = level;
   const lines: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
@@ -31,6 +37,7 @@ export function captureLogLines(): CapturedLog {
     entries: (msg) => parsed().filter((entry) => entry.msg === msg),
     restore: () => {
       process.stdout.write = write;
+      if (level) process.env.LOG_LEVEL = savedLevel;
     },
   };
 }

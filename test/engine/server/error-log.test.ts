@@ -12,7 +12,6 @@ let engine: Engine;
 let base: string;
 let log: CapturedLog;
 const streams = new AbortController();
-const savedLevel = process.env.LOG_LEVEL;
 
 beforeAll(async () => {
   ({ engine, base } = await startNewsEngine(fakeWorld(), {
@@ -26,8 +25,7 @@ beforeAll(async () => {
       },
     },
   }));
-  process.env.LOG_LEVEL = 'info';
-  log = captureLogLines();
+  log = captureLogLines('info');
 });
 
 afterEach(() => {
@@ -36,7 +34,6 @@ afterEach(() => {
 
 afterAll(async () => {
   log.restore();
-  process.env.LOG_LEVEL = savedLevel;
   streams.abort();
   await engine.stop();
 });

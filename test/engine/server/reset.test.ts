@@ -12,13 +12,11 @@ const world = fakeWorld();
 let keyless: { engine: Engine; base: string };
 let keyed: { engine: Engine; base: string };
 let log: CapturedLog;
-const savedLevel = process.env.LOG_LEVEL;
 
 beforeAll(async () => {
   keyless = await startNewsEngine(world);
   keyed = await startNewsEngine(world, { sessionResetKey: 'secret' });
-  process.env.LOG_LEVEL = 'info';
-  log = captureLogLines();
+  log = captureLogLines('info');
 });
 
 afterEach(() => {
@@ -27,7 +25,6 @@ afterEach(() => {
 
 afterAll(async () => {
   log.restore();
-  process.env.LOG_LEVEL = savedLevel;
   await keyless.engine.stop();
   await keyed.engine.stop();
 });
