@@ -11,12 +11,12 @@
  */
 import {
   type DynamoDBDocumentClient,
-  GetCommand,
   QueryCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { queryAll, queryPage } from '../../../core/dynamo/queries';
+import { readStamp, stampIncrement } from '../../../core/dynamo/stamp';
 import { transactWithRetry } from '../../../core/dynamo/transact-retry';
 import type { Page, PageKey, PageRequest } from '../../../core/paging';
 import { channelId } from '../channel-id';
@@ -51,14 +51,7 @@ export const STAMP_KEY = { pk: 'CHANGES', sk: 'STAMP' } as const;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The stamp's increment, one more action of the transaction that makes a change. */
-const bumpStamp = (table: string): TransactItem => ({
-  Update: {
-    TableName: table,
-    Key: STAMP_KEY,
-    UpdateExpression: 'ADD stamp :one',
-    ExpressionAttributeValues: { ':one': 1 },
-  },
-});
+const bumpStamp = (table: string): TransactItem => ({ Update: stampIncrement(table, STAMP_KEY) });
 
 /** Keys of the byTenant index: its own (tenant, name) and the table's (pk, sk). */
 const TENANT_PAGE_KEY = ['tenant', 'name', 'pk', 'sk'] as const;
@@ -205,11 +198,7 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
       });
       return outcome.ok;
     },
-    async changeStamp() {
-      // Eventually consistent (half a read unit): a stamp read a moment stale is read again next interval.
-      const res = await ddb.send(new GetCommand({ TableName: table, Key: STAMP_KEY }));
-      return Number(res.Item?.stamp ?? 0);
-    },
+    changeStamp: () => readStamp(ddb, table, STAMP_KEY),
     async listAll() {
       const items = await queryAll(ddb, {
         TableName: table,

@@ -10,7 +10,8 @@
  * between the two is healed by the engines' slow full read (and the channel's own `scheduleVersion`,
  * written in the same transaction as its entries, tells them which schedule moved).
  */
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { readStamp, stampIncrement } from '../../../core/dynamo/stamp';
 import { logger } from '../../../core/logger';
 
 export interface ChangeStamp {
@@ -24,23 +25,10 @@ export const CHANGES_KEY = { channelKey: '~changes', end_time: 0 } as const;
 
 export function dynamoChangeStamp(ddb: DynamoDBDocumentClient, entriesTable: string): ChangeStamp {
   return {
-    async read() {
-      // Eventually consistent (half a read unit): a stamp read a moment stale is read again next
-      // interval. What a reader reads after seeing it move is read consistently (the channel list, the
-      // entries), so it always finds the change the stamp follows.
-      const res = await ddb.send(new GetCommand({ TableName: entriesTable, Key: CHANGES_KEY }));
-      return Number(res.Item?.stamp ?? 0);
-    },
+    read: () => readStamp(ddb, entriesTable, CHANGES_KEY),
     async bump() {
       try {
-        await ddb.send(
-          new UpdateCommand({
-            TableName: entriesTable,
-            Key: CHANGES_KEY,
-            UpdateExpression: 'ADD stamp :one',
-            ExpressionAttributeValues: { ':one': 1 },
-          }),
-        );
+        await ddb.send(new UpdateCommand(stampIncrement(entriesTable, CHANGES_KEY)));
       } catch (err) {
         logger.warn('schedule change stamp not bumped; engines see the change at their next full read', {
           err,
