@@ -10,6 +10,7 @@
  */
 
 import type { Logger } from '../../../core/logger';
+import { mapLimit } from '../../../core/map-limit';
 import { playbackChannelId } from '../../../functions/schedule/playback-id';
 import type { ScheduleEvent } from '../../src/index';
 import type { ScheduleChannel, ScheduleEntry, ScheduleSource } from './schedule-client';
@@ -120,30 +121,25 @@ export class ScheduleWatch {
       else stale.push({ engineId, channel, version });
     }
     let complete = true;
-    const queue = [...stale];
-    const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const { engineId, channel, version } = next;
-        try {
-          const entries = await this.options.source.liveEntries(
-            channel.id,
-            now - this.livePastMs,
-            channel.tenant,
-          );
-          live.set(engineId, { version, events: entries.filter((e) => e.type === 'LIVE').map(toEvent) });
-        } catch (err) {
-          complete = false;
-          // Keep what was known: a blip of the API never drops a LIVE event already read.
-          const known = this.live.get(engineId);
-          if (known) live.set(engineId, { version: UNVERSIONED - 1, events: known.events });
-          this.options.log.warn('LIVE entries of a schedule channel not read; tried again', {
-            channelId: engineId,
-            err,
-          });
-        }
+    await mapLimit(stale, this.concurrency, async ({ engineId, channel, version }) => {
+      try {
+        const entries = await this.options.source.liveEntries(
+          channel.id,
+          now - this.livePastMs,
+          channel.tenant,
+        );
+        live.set(engineId, { version, events: entries.filter((e) => e.type === 'LIVE').map(toEvent) });
+      } catch (err) {
+        complete = false;
+        // Keep what was known: a blip of the API never drops a LIVE event already read.
+        const known = this.live.get(engineId);
+        if (known) live.set(engineId, { version: UNVERSIONED - 1, events: known.events });
+        this.options.log.warn('LIVE entries of a schedule channel not read; tried again', {
+          channelId: engineId,
+          err,
+        });
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, stale.length) }, worker));
+    });
     this.live = live;
     return complete;
   }
