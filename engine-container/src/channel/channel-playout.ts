@@ -96,7 +96,7 @@ export class ChannelPlayout {
     });
     this.cuts = {
       ...deps,
-      channel,
+      channel: () => this.channel,
       tail: this.tail,
       lease: this.lease,
       header: () => this.header,
@@ -181,7 +181,7 @@ export class ChannelPlayout {
     while (this.busy) await this.busy;
     let startMs: number | undefined;
     this.busy = this.exclusive(async () => {
-      startMs = await resetChannel({ ...this.cuts, channel: this.channel });
+      startMs = await resetChannel(this.cuts);
     });
     await this.busy;
     return startMs;
@@ -252,8 +252,7 @@ export class ChannelPlayout {
       const probe = this.outage.failing || tail.pending.length > 0;
       if (probe || tail.isStale(this.readTtlMs())) await tail.refresh();
       await this.loadTailVods();
-      if (!this.mixer.holding)
-        await cutInLateEvent({ ...this.cuts, channel: this.channel }, this.schedule, this.playedEvents());
+      if (!this.mixer.holding) await cutInLateEvent(this.cuts, this.schedule, () => this.playedEvents());
       // While a LIVE event holds the log's end, VOD2Live waits (live/live-mixer.ts).
       // The first items fix the channel's header (ladder, target duration) before any live mixing.
       if (!this.header) await this.extend();

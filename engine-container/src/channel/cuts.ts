@@ -17,7 +17,8 @@ import type { WriterLease } from './writer-lease';
 
 /** What a cut needs of its channel (channel-playout.ts). */
 export interface CutContext {
-  channel: Channel;
+  /** The channel as it is now (its settings may change while it plays). */
+  channel(): Channel;
   config: EngineConfig;
   planner: Planner;
   resolve: TrackResolver;
@@ -43,13 +44,13 @@ const boundaryAt = (ctx: CutContext, atMs: number): number =>
 export async function cutInLateEvent(
   ctx: CutContext,
   schedule: readonly ScheduleEvent[],
-  played: Set<string>,
+  played: () => Set<string>,
 ): Promise<void> {
   const header = ctx.header();
   if (!header || schedule.length === 0) return;
   const now = ctx.config.clock();
   const toleranceMs = (header.targetDurationS + 1) * 1000;
-  const late = lateEvent(schedule, played, now, logEndMs(ctx.tail.items), toleranceMs);
+  const late = lateEvent(schedule, played(), now, logEndMs(ctx.tail.items), toleranceMs);
   // Rule 3: an event that is playing is never cut into by another one; the next waits for its end.
   if (late && liveItem(ctx.tail.items, Math.max(late.start_time, now))?.eventId) return;
   // Every task sees the same schedule: only the lease holder cuts in (its append would otherwise
@@ -57,7 +58,7 @@ export async function cutInLateEvent(
   if (!late || !(await ctx.mayAsk())) return;
   const at = boundaryAt(ctx, Math.max(late.start_time, now + cutMarginMs(ctx.config)));
   const planned = await ctx.planner.event(
-    { channel: ctx.channel, startMs: at, targetDurationS: header.targetDurationS },
+    { channel: ctx.channel(), startMs: at, targetDurationS: header.targetDurationS },
     late,
   );
   // The clock moved while planning: never cut before what players may have seen meanwhile.
@@ -69,7 +70,7 @@ export async function cutInLateEvent(
 export async function resetChannel(ctx: CutContext): Promise<number | undefined> {
   // A reset must happen: it waits for the lease (the holder is extending the log), then asks.
   if (!(await ctx.lease.takeWithin(2 * ctx.lease.ttlMs)))
-    ctx.log.warn('reset without the writer lease', { channelId: ctx.channel.id });
+    ctx.log.warn('reset without the writer lease', { channelId: ctx.channel().id });
   try {
     return await resetUnderLease(ctx);
   } finally {
@@ -83,13 +84,13 @@ async function resetUnderLease(ctx: CutContext): Promise<number | undefined> {
   const header = ctx.header();
   if (!header) return undefined;
   const now = ctx.config.clock();
-  const req = { channel: ctx.channel, startMs: now, targetDurationS: header.targetDurationS };
+  const req = { channel: ctx.channel(), startMs: now, targetDurationS: header.targetDurationS };
   const planned = await ctx.planner.next(req);
   if (planned.length === 0) return undefined;
   // Read the clock again: planning took time, and segments ending meanwhile may have been served.
   const start = boundaryAt(ctx, ctx.config.clock() + cutMarginMs(ctx.config));
   const appended = await ctx.appendAll(planned, start, header);
-  if (appended) ctx.events.emit(ctx.channel.id, 'channel_reset', { startMs: start, seq: ctx.tail.lastSeq });
+  if (appended) ctx.events.emit(ctx.channel().id, 'channel_reset', { startMs: start, seq: ctx.tail.lastSeq });
   await ctx.extend();
   return appended ? start : undefined;
 }
