@@ -12,6 +12,7 @@ import { EngineCore } from './engine-core';
 import type { EngineEvents } from './events';
 import { emfLine } from './metrics';
 import type { PlayoutLogStore } from './playout/log-store';
+import { ErrorLog } from './server/error-log';
 import { EventStreams } from './server/event-stream';
 import { handleRequest, type ServerContext } from './server/routes';
 import { isSubtitleSource, VttSlicer } from './server/vtt';
@@ -75,6 +76,7 @@ export class Engine {
         log: core.log,
       }),
       log: core.log,
+      errors: new ErrorLog(core.log),
     };
     const server = createServer((req, res) => void handleRequest(ctx, req, res));
     server.keepAliveTimeout = config.keepAliveTimeout * 1000;
