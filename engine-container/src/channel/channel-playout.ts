@@ -273,8 +273,8 @@ export class ChannelPlayout {
    * the store almost nothing.
    */
   private readTtlMs(): number {
-    const { sharedStoreCacheTTL } = this.deps.config;
-    return this.header ? sharedStoreCacheTTL : Math.max(sharedStoreCacheTTL, WAITING_READ_MS);
+    const { sharedLogMaxAgeMs } = this.deps.config;
+    return this.header ? sharedLogMaxAgeMs : Math.max(sharedLogMaxAgeMs, WAITING_READ_MS);
   }
 
   /** Loads the VODs of items not checked yet (tail-vods.ts). */

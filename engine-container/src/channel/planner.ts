@@ -135,8 +135,15 @@ export class Planner {
       );
       if (!response || typeof response !== 'object')
         throw new AssetError('getNextVod returned no VodResponse');
+      // Without a duration, a gap is the slate once (slateDuration only when the slate is not loaded).
       if (response.type === 'gap')
-        return this.slate(ctx, 'gap', { durationMs: response.desiredDuration ?? config.slateDuration });
+        return this.slate(
+          ctx,
+          'gap',
+          response.desiredDuration === undefined
+            ? { repetitions: 1 }
+            : { durationMs: response.desiredDuration },
+        );
       if (!response.uri) throw new AssetError(`VodResponse ${response.id ?? '(no id)'} has no uri`);
       const vod = await this.loadFitting(response.uri, ctx);
       const preroll = await this.preroll(ctx, response);
