@@ -105,7 +105,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         summary: 'Delete a channel',
         params: { id: channelIdSchema },
         responses: { 204: { description: 'deleted' } },
-        example: { params: { id: 'trial-0000.news' } },
+        example: { params: { id: 'trial_0000-news' } },
       },
       handler: async (req) => {
         const { deps, principal } = await open(req);

@@ -39,7 +39,7 @@ export function channelEpgRoutes(open: Open): Route[] {
     responses: {
       200: { description: 'the last hour of playout and what is planned next', schema, contentType },
     },
-    example: { params: { id: 'trial-0000.news' } },
+    example: { params: { id: 'trial_0000-news' } },
   });
   return [
     {
