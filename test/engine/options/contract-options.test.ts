@@ -4,12 +4,12 @@
  * in config.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { engineHostConfigFromEnv } from '../../engine-container/host/config';
-import { Engine } from '../../engine-container/src/engine';
-import { computeWindow } from '../../engine-container/src/playout/window';
-import type { VodResponse } from '../../engine-container/src/types';
-import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
-import { ladderOf, makeVod, TestLog } from './helpers/log';
+import { engineHostConfigFromEnv } from '../../../engine-container/host/config';
+import { Engine } from '../../../engine-container/src/engine';
+import { computeWindow } from '../../../engine-container/src/playout/window';
+import type { VodResponse } from '../../../engine-container/src/types';
+import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../helpers/engine-fixtures';
+import { ladderOf, makeVod, TestLog } from '../helpers/log';
 
 const NO_ASSETS = { getNextVod: async () => ({ id: 'x', title: 'x' }) };
 

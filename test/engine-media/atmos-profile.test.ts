@@ -8,7 +8,7 @@ import { buildLadder } from '../../engine-container/src/ladder/output-ladder';
 import { renderMasterPlaylist } from '../../engine-container/src/render/master-playlist';
 import type { Channel, ChannelProfile } from '../../engine-container/src/types';
 import { buildParsedVod, type ParsedVod } from '../../engine-container/src/vod/parsed-vod';
-import { MAPPING } from './helpers/log';
+import { MAPPING } from '../engine/helpers/log';
 
 const ON = { useDemuxedAudio: true, useVTTSubtitles: false };
 const STEREO: ChannelProfile = { resolution: [1280, 720], bw: 3_000_000, codecs: 'avc1.64001f,mp4a.40.2' };
