@@ -107,6 +107,8 @@ export class PlayerSession {
       Hls.Events.SUBTITLE_TRACK_SWITCH,
     ])
       hls.on(event, () => this.changed());
+    // A test (or a curious operator) may watch hls.js from its first request: window.onairHlsCreated.
+    (globalThis as { onairHlsCreated?: (hls: Hls) => void }).onairHlsCreated?.(hls);
     video.addEventListener('playing', this.onPlaying);
     video.addEventListener('waiting', this.onWaiting);
     hls.loadSource(src);
