@@ -45,6 +45,14 @@ const STALL_DETAILS = new Set<string>([
   Hls.ErrorDetails.BUFFER_SEEK_OVER_HOLE,
 ]);
 
+/** The engine's playlists: what it answers 404 or 503 for while a channel is starting. */
+const PLAYLIST_LOADS = new Set<string>([
+  Hls.ErrorDetails.MANIFEST_LOAD_ERROR,
+  Hls.ErrorDetails.LEVEL_LOAD_ERROR,
+  Hls.ErrorDetails.AUDIO_TRACK_LOAD_ERROR,
+  Hls.ErrorDetails.SUBTITLE_LOAD_ERROR,
+]);
+
 const statusOf = (data: ErrorData): number | undefined => {
   const code = data.response?.code;
   return typeof code === 'number' && code > 0 ? code : undefined;
@@ -180,7 +188,7 @@ export class PlayerSession {
     const status = statusOf(data);
     // A channel created a moment ago: the engine answers 404 until it knows it, 503 channel_starting
     // until its first item is planned. That is "starting", not an error.
-    if (!this.played && data.type === Hls.ErrorTypes.NETWORK_ERROR && (status === 404 || status === 503)) {
+    if (!this.played && PLAYLIST_LOADS.has(data.details) && (status === 404 || status === 503)) {
       if (data.fatal) {
         const wait = backoffMs(this.startAttempts++, STARTING_RETRY);
         this.setPhase({ kind: 'starting', status, retryAt: Date.now() + wait });

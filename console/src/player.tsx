@@ -66,7 +66,9 @@ export function Player({ src, onScreenTime }: { src: string; onScreenTime?: (ms?
       setSession(undefined);
     };
   }, [src]);
-  const { stats, phase, errors } = view;
+  const { stats, errors } = view;
+  // The phase as it is now (a change re-renders at once), not as of the last stats sample.
+  const phase = session?.phase ?? view.phase;
   return (
     <>
       <div class="player">

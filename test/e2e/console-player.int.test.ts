@@ -124,7 +124,11 @@ describe.skipIf(noChromium)("the console's player page", () => {
       (t) => t > 1,
       { timeoutMs: 30_000, what: 'playback to start' },
     );
-    expect(await page.locator('[data-phase]').getAttribute('data-phase')).toBe('playing');
+    await waitFor(
+      () => page.locator('[data-phase]').getAttribute('data-phase'),
+      (phase) => phase === 'playing',
+      { timeoutMs: 10_000, what: 'the page to say playing' },
+    );
     const rec = (await page.evaluate('window.__rec')) as PageRecord;
     console.info(`console player: phases shown ${rec.phases.join(' -> ')}`);
     // The engine did not know the channel yet: the page said "starting", never "failed".
