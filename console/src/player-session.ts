@@ -13,7 +13,7 @@ import type { FragSample } from './player-stats';
 export type Phase =
   | { kind: 'loading' }
   /** The engine answered 404 or 503 (channel_starting) and the channel never played yet. */
-  | { kind: 'starting'; status: number; retryAt: number }
+  | { kind: 'starting'; status: number; retryAt?: number }
   | { kind: 'playing' }
   | { kind: 'recovering'; what: string; retryAt: number; attempt: number }
   | { kind: 'failed'; what: string };
@@ -193,7 +193,7 @@ export class PlayerSession {
         const wait = backoffMs(this.startAttempts++, STARTING_RETRY);
         this.setPhase({ kind: 'starting', status, retryAt: Date.now() + wait });
         this.later(wait, () => this.hls.loadSource(this.src));
-      }
+      } else this.setPhase({ kind: 'starting', status }); // hls.js retries this one itself
       return;
     }
     this.count(data);

@@ -28,7 +28,7 @@ function phaseText(phase: Phase): string {
     case 'loading':
       return 'Loading the channel…';
     case 'starting':
-      return `Starting: the engine has not picked this channel up yet (it answered ${phase.status}); asking again in ${seconds(phase.retryAt)} s.`;
+      return `Starting: the engine has not picked this channel up yet (it answered ${phase.status}); asking again ${phase.retryAt === undefined ? 'shortly' : `in ${seconds(phase.retryAt)} s`}.`;
     case 'recovering':
       return `Recovering from ${phase.what} (attempt ${phase.attempt}, in ${seconds(phase.retryAt)} s).`;
     case 'failed':
