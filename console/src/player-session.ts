@@ -32,7 +32,7 @@ export interface Track {
   lang?: string;
 }
 
-const STARTING_RETRY: Backoff = { baseMs: 1000, maxMs: 8000 };
+const STARTING_RETRY: Backoff = { baseMs: 500, maxMs: 8000 };
 const RECOVERY: Backoff = { baseMs: 1000, maxMs: 16_000 };
 export const MAX_MEDIA_RECOVERIES = 6;
 /** Playing this long without a fatal error, the next one starts the recoveries over. */

@@ -18,6 +18,7 @@ export interface EngineNotice {
 }
 
 const NOTICES_KEPT = 10;
+const GUIDE_POLL_MS = 1000;
 
 export function usePlayout(
   channelId: string,
@@ -27,12 +28,17 @@ export function usePlayout(
   const [stream, setStream] = useState<StreamState>({ kind: 'connecting' });
   const [notices, setNotices] = useState<EngineNotice[]>([]);
   useEffect(() => {
+    // Until the guide has anything (a channel made a moment ago), it is read every second as well.
+    let empty = true;
     const readGuide = () =>
       call<{ programmes: WireProgramme[] }>(
         cfg().channelApi,
         `/channel/${encodeURIComponent(channelId)}/epg.json`,
       ).then(
-        (epg) => setProgrammes((live) => mergeProgrammes(parseProgrammes(epg.programmes), live)),
+        (epg) => {
+          if (epg.programmes.length > 0) empty = false;
+          setProgrammes((live) => mergeProgrammes(parseProgrammes(epg.programmes), live));
+        },
         () => undefined, // the live events still fill the timeline
       );
     const onItem = ({ data }: { data: Record<string, unknown> }) => {
@@ -60,7 +66,10 @@ export function usePlayout(
           ),
         ),
     });
-    return keepEventStream(
+    const poll = setInterval(() => {
+      if (empty) void readGuide();
+    }, GUIDE_POLL_MS);
+    const close = keepEventStream(
       eventStreamUrl,
       {
         item_started: onItem,
@@ -73,6 +82,10 @@ export function usePlayout(
       setStream,
       readGuide,
     );
+    return () => {
+      clearInterval(poll);
+      close();
+    };
   }, [channelId, eventStreamUrl]);
   return { programmes, stream, notices };
 }

@@ -51,7 +51,8 @@ beforeAll(async () => {
   system = await startSystem({
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
     services: ['channel', 'schedule', 'engine', 'console'],
-    env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },
+    // The engine's own pace of picking channels up (2 s), as a new user meets it.
+    env: { LOG_LEVEL: 'silent' },
   });
   const res = await fetch(`${system.urls.channel}/token`, {
     method: 'POST',
