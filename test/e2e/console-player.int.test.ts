@@ -230,6 +230,9 @@ describe.skipIf(noChromium)("the console's player page", () => {
       { timeoutMs: 20_000, what: 'English subtitles showing' },
     );
     await shot('3-svenska-subtitles');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot('3-svenska-subtitles-phone');
+    await page.setViewportSize({ width: 1100, height: 900 });
     expect(consoleErrors).toEqual([]);
   }, 60_000);
 });
