@@ -145,14 +145,6 @@ export class PlayerSession {
     this.hls.subtitleTrack = id;
   }
 
-  /** Starts over after "failed": the user asked. */
-  retry(): void {
-    clearTimeout(this.timer);
-    this.mediaRecoveries = 0;
-    this.setPhase({ kind: 'loading' });
-    this.hls.loadSource(this.src);
-  }
-
   destroy(): void {
     clearTimeout(this.timer);
     this.video.removeEventListener('playing', this.onPlaying);

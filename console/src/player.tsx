@@ -43,6 +43,8 @@ export function Player({ src, onScreenTime }: { src: string; onScreenTime?: (ms?
   const [session, setSession] = useState<PlayerSession | undefined>();
   const [view, setView] = useState<View>({ stats: {}, phase: { kind: 'loading' }, errors: [], stalls: 0 });
   const [, setTick] = useState(0);
+  // "Try again" after a failure starts a new hls.js from scratch.
+  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     const el = video.current!;
     if (!Hls.isSupported()) {
@@ -65,7 +67,7 @@ export function Player({ src, onScreenTime }: { src: string; onScreenTime?: (ms?
       s.destroy();
       setSession(undefined);
     };
-  }, [src]);
+  }, [src, generation]);
   const { stats, errors } = view;
   // The phase as it is now (a change re-renders at once), not as of the last stats sample.
   const phase = session?.phase ?? view.phase;
@@ -78,7 +80,7 @@ export function Player({ src, onScreenTime }: { src: string; onScreenTime?: (ms?
       <p class={phase.kind === 'failed' ? 'error' : 'hint'} role="status" data-phase={phase.kind}>
         {phaseText(phase)}{' '}
         {phase.kind === 'failed' && session && (
-          <button type="button" class="secondary" onClick={() => session.retry()}>
+          <button type="button" class="secondary" onClick={() => setGeneration((g) => g + 1)}>
             Try again
           </button>
         )}
