@@ -17,7 +17,7 @@ export type StreamHandlers = Record<
   (event: { time?: number; data: Record<string, unknown> }) => void
 >;
 
-const RETRY: Backoff = { baseMs: 500, maxMs: 15_000 };
+const RETRY: Backoff = { baseMs: 250, maxMs: 15_000 };
 /** A stream open this long counts as healthy: the next failure retries from the shortest wait. */
 const HEALTHY_MS = 10_000;
 

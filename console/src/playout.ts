@@ -18,7 +18,7 @@ export interface EngineNotice {
 }
 
 const NOTICES_KEPT = 10;
-const GUIDE_POLL_MS = 1000;
+const GUIDE_POLL_MS = 500;
 
 export function usePlayout(
   channelId: string,
@@ -28,8 +28,10 @@ export function usePlayout(
   const [stream, setStream] = useState<StreamState>({ kind: 'connecting' });
   const [notices, setNotices] = useState<EngineNotice[]>([]);
   useEffect(() => {
-    // Until the guide has anything (a channel made a moment ago), it is read every second as well.
+    // Until the guide has anything (a channel made a moment ago), it is read twice a second as well,
+    // one read at a time.
     let empty = true;
+    let reading = false;
     const readGuide = () =>
       call<{ programmes: WireProgramme[] }>(
         cfg().channelApi,
@@ -67,7 +69,11 @@ export function usePlayout(
         ),
     });
     const poll = setInterval(() => {
-      if (empty) void readGuide();
+      if (!empty || reading) return;
+      reading = true;
+      void readGuide().finally(() => {
+        reading = false;
+      });
     }, GUIDE_POLL_MS);
     const close = keepEventStream(
       eventStreamUrl,

@@ -99,6 +99,22 @@ async function openChannelPage(id: string) {
   await page.reload();
 }
 
+/** Waits for the video to play; if it does not, the failure says what the page showed. */
+async function untilPlaying() {
+  try {
+    await waitFor(
+      () => page.evaluate('document.querySelector("video")?.currentTime ?? 0') as Promise<number>,
+      (t) => t > 1,
+      { timeoutMs: 30_000, what: 'playback to start' },
+    );
+  } catch (err) {
+    await shot('failed-to-play');
+    const shown = await page.locator('main').innerText();
+    const rec = await page.evaluate('JSON.stringify(window.__rec)');
+    throw new Error(`${String(err)}\npage:\n${shown}\nrecord: ${rec}`);
+  }
+}
+
 const sample = async (): Promise<Sample> =>
   waitFor(
     () => page.evaluate(SAMPLE_SCRIPT) as Promise<Sample | null>,
@@ -120,11 +136,7 @@ describe.skipIf(noChromium)("the console's player page", () => {
     await page.locator('ol.timeline li[data-role="now"]').waitFor({ timeout: 5_000 });
     console.info(`console player: timeline of a new channel after ${Date.now() - openedAt} ms`);
 
-    await waitFor(
-      () => page.evaluate('document.querySelector("video").currentTime') as Promise<number>,
-      (t) => t > 1,
-      { timeoutMs: 30_000, what: 'playback to start' },
-    );
+    await untilPlaying();
     await waitFor(
       () => page.locator('[data-phase]').getAttribute('data-phase'),
       (phase) => phase === 'playing',
@@ -152,11 +164,7 @@ describe.skipIf(noChromium)("the console's player page", () => {
     const id = await createChannel('bilingual', `${origin.url}/${fixtures.demuxed.path}`);
     await waitOnAir(`${system.urls.engine}/channels/bilingual/master.m3u8`, 30_000);
     await openChannelPage(id);
-    await waitFor(
-      () => page.evaluate('document.querySelector("video")?.currentTime ?? 0') as Promise<number>,
-      (t) => t > 1,
-      { timeoutMs: 30_000, what: 'playback to start' },
-    );
+    await untilPlaying();
     const first = await sample();
     let last = first;
     let samples = 0;
