@@ -109,7 +109,7 @@ async function untilPlaying() {
     );
   } catch (err) {
     await shot('failed-to-play');
-    const shown = await page.locator('main').innerText();
+    const shown = await page.locator('main').textContent();
     const rec = await page.evaluate('JSON.stringify(window.__rec)');
     throw new Error(`${String(err)}\npage:\n${shown}\nrecord: ${rec}`);
   }
