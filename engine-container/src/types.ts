@@ -112,6 +112,11 @@ export interface Channel {
   profile?: ChannelProfile[];
   audioTracks?: AudioTrack[];
   subtitleTracks?: SubtitleTrack[];
+  /**
+   * Our extension: the channel's EXT-X-TARGETDURATION, whole seconds, instead of the one computed from
+   * its media (forceTargetDuration still wins: channel/header.ts). Fixed with the channel's first item.
+   */
+  targetDuration?: number;
   options?: ChannelOptions;
 }
 

@@ -17,7 +17,7 @@ import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { VodCache } from '../vod/vod-cache';
 import { type CutContext, cutInLateEvent, cutMarginMs, resetChannel } from './cuts';
-import { decideHeader, waitsForContent } from './header';
+import { decideHeader, fixedTargetDurationS, waitsForContent } from './header';
 import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
 import { aloneExtendAtMs, continueLocally } from './outage/local-continuation';
@@ -290,7 +290,8 @@ export class ChannelPlayout {
   }
 
   private plan(startMs: number, header: ChannelHeader | undefined): Promise<PlannedItem[]> {
-    const ctx = { channel: this.channel, startMs, targetDurationS: header?.targetDurationS };
+    const targetDurationS = header?.targetDurationS ?? fixedTargetDurationS(this.channel, this.deps.config);
+    const ctx = { channel: this.channel, startMs, targetDurationS };
     if (this.schedule.length === 0) return this.deps.planner.next(ctx);
     const live = this.mixer.nextStartMs(startMs);
     return planScheduled(this.deps.planner, ctx, this.schedule, this.playedEvents(), live);
