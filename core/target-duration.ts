@@ -20,8 +20,3 @@ export const targetDurationField = z
   .int('must be a whole number of seconds')
   .min(MIN_TARGET_DURATION_S)
   .max(MAX_TARGET_DURATION_S);
-
-/** The segment durations RFC 8216 allows under a target duration: EXTINF rounded to the nearest second. */
-export function fitsTargetDuration(segmentMs: number, targetDurationS: number): boolean {
-  return Math.round(segmentMs / 1000) <= targetDurationS;
-}
