@@ -38,13 +38,10 @@ const optionalInt = (name: string, min: number, max: number): number | undefined
 };
 
 export function engineHostConfigFromEnv(): EngineHostConfig {
-  // Fixed by default: channels mixing VODs (WebHook, schedules) would otherwise refuse any VOD whose
-  // segments are longer than the first one's. 10 s covers Apple's 6 s and most catalogues. A padding
-  // pads the target duration computed from the media instead, so it leaves the default unforced (the
-  // engine refuses both set at once).
+  // Unforced by default: each channel's target duration is its own setting, else follows its content
+  // (core/target-duration.ts). Forced, it is every channel's; the engine refuses a padding with it.
   const padding = optionalInt('ENGINE_TARGET_DURATION_PADDING', 0, 10);
-  const forced = optionalInt('ENGINE_FORCE_TARGET_DURATION', 1, 30);
-  const targetDuration = forced ?? (padding === undefined ? 10 : undefined);
+  const targetDuration = optionalInt('ENGINE_FORCE_TARGET_DURATION', 1, 30);
   const options: EngineOptions = {
     port: readInt('port', readInt('ENGINE_PORT', 8000, { min: 0, max: 65535 }), { min: 0, max: 65535 }),
     // Unset = every interface, as a container behind a load balancer needs; 127.0.0.1 keeps a task run

@@ -13,6 +13,7 @@ import { logger } from '../../core/logger';
 import { tableName, tables } from '../../core/resources';
 import { type Authenticate, createAuthenticator } from './api/auth';
 import { readScheduleApiConfig, readSchedulerConfig } from './config';
+import { type LiveSegmentReader, liveSegmentReader } from './live-target-duration';
 import { runFeed, type SchedulerDeps } from './scheduler/scheduler';
 import { cachedDurationResolver, createDurationCache, type DurationResolver } from './scheduler/vod-duration';
 import { type ChangeStamp, dynamoChangeStamp } from './stores/change-stamp';
@@ -56,6 +57,8 @@ export interface ScheduleApiDeps extends ScheduleStores {
   fillNow(key: FeedKey): Promise<void>;
   /** A VOD's duration (manual VOD entries without an end), fetched through the guarded fetch. */
   vodDurationMs: DurationResolver;
+  /** A LIVE source's longest segment (manual LIVE entries), fetched through the guarded fetch. */
+  liveSegmentS: LiveSegmentReader;
 }
 
 export interface ApiDepsOptions {
@@ -84,6 +87,15 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
       await Promise.race([pass.then(() => undefined), budget]).finally(() => clearTimeout(timer));
     },
     vodDurationMs: (url) => schedulerDepsFromEnv(options.env ?? process.env).resolveDuration(url),
+    liveSegmentS: (url) => {
+      const scheduler = readSchedulerConfig(options.env);
+      const fetch = processGuardedFetch(scheduler.allowPrivateUrls);
+      return liveSegmentReader({
+        timeoutMs: scheduler.fetchTimeoutMs,
+        maxBytes: scheduler.playlistMaxBytes,
+        fetch,
+      })(url);
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import { type ApiInfo, withOpenApi } from '../../../core/openapi';
 import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
+import { checkLiveSource } from '../live-target-duration';
 import type { Feed, ScheduleChannel, StoredFeed } from '../model';
 import { playbackUrl } from '../playback-id';
 import type { ChannelVersions } from '../stores/channel-store';
@@ -272,7 +273,9 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         const { deps, tenant } = await open(req);
         const id = pathId(req);
         const body = parseWith(createEntrySchema, req.body);
-        if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
+        const channel = await deps.channels.get(tenant, id);
+        if (!channel) throw notFound(`channel ${id} not found`);
+        if (body.type === 'LIVE') await checkLiveSource(body.url, channel, deps.liveSegmentS);
         const entry = await manualEntry(id, body, deps.vodDurationMs);
         const put = await deps.entries.putManual(tenant, id, entry);
         if (put === 'taken') throw conflict(`another entry of channel ${id} ends at ${entry.end}`);

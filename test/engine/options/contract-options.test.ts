@@ -60,11 +60,11 @@ describe('the engine host', () => {
     process.env = { ...saved };
   });
 
-  it('forces a 10 s target duration when neither ENGINE_FORCE_TARGET_DURATION nor a padding is set', () => {
+  it('forces no target duration when ENGINE_FORCE_TARGET_DURATION is unset: each channel has its own', () => {
     delete process.env.ENGINE_FORCE_TARGET_DURATION;
     delete process.env.ENGINE_TARGET_DURATION_PADDING;
     const { options } = engineHostConfigFromEnv();
-    expect(options).toMatchObject({ forceTargetDuration: 10 });
+    expect(options.forceTargetDuration).toBeUndefined();
     expect(options.targetDurationPadding).toBeUndefined();
   });
 
