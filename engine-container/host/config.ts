@@ -23,6 +23,8 @@ export interface EngineHostConfig {
    * loopback addresses (npm start only). Off, they are fetched through the guard (docs/security.md).
    */
   allowPrivateUrls: boolean;
+  /** ASRUN_RETENTION_DAYS: how long as-run entries are kept (the table's TTL), days after they end. */
+  asRunRetentionDays: number;
 }
 
 /**
@@ -70,5 +72,6 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     channelRefreshMs: readInt('ENGINE_CHANNEL_REFRESH_MS', 2000, { min: 200, max: 60_000 }),
     webhookTimeoutMs: readInt('ENGINE_WEBHOOK_TIMEOUT_MS', 2000, { min: 100, max: 30_000 }),
     allowPrivateUrls: allowPrivateUrlsFromEnv(),
+    asRunRetentionDays: readInt('ASRUN_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
   };
 }

@@ -4,12 +4,14 @@
  * settings of config.ts. Used by the container entry (main.ts) and by `npm start`.
  */
 
+import { dynamoAsRunStore } from '../../core/asrun/asrun-store';
 import { documentClient } from '../../core/aws';
 import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
 import { tableName, tables } from '../../core/resources';
 import { dynamoChannelStore } from '../../functions/channel/stores/channel-store';
 import { Engine, type EngineOptions } from '../src/index';
 import { DynamoDbPlayoutLogStore } from '../src/stores/dynamo-log-store';
+import { AsRunRecorder } from './asrun-recorder';
 import { ChannelTableManager } from './channel-table-manager';
 import { type ChannelSource, CompositeSources } from './composite';
 import { engineHostConfigFromEnv } from './config';
@@ -70,14 +72,22 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
       : {}),
     ...overrides,
   });
+  // The as-run log (docs/asrun.md): every task writes the same entries from the shared log.
+  const asRun = new AsRunRecorder(
+    engine,
+    dynamoAsRunStore(documentClient(), tableName(tables.asRun), config.asRunRetentionDays),
+    engine.core.log,
+  );
   return {
     engine,
     start: async () => {
       await table.start();
+      asRun.start();
       await engine.start();
     },
     stop: async () => {
       await engine.stop();
+      await asRun.stop();
       await table.stop();
     },
   };

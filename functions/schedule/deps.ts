@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type AsRunStore, dynamoAsRunStore } from '../../core/asrun/asrun-store';
 import type { TokenVerifier } from '../../core/auth/token-verifier';
 import { documentClient } from '../../core/aws';
 import { readUrl } from '../../core/env';
@@ -56,6 +57,8 @@ export interface ScheduleApiDeps extends ScheduleStores {
   fillNow(key: FeedKey): Promise<void>;
   /** A VOD's duration (manual VOD entries without an end), fetched through the guarded fetch. */
   vodDurationMs: DurationResolver;
+  /** What the engine aired (written by the engine tasks; read only here). */
+  asRun: AsRunStore;
 }
 
 export interface ApiDepsOptions {
@@ -84,6 +87,7 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
       await Promise.race([pass.then(() => undefined), budget]).finally(() => clearTimeout(timer));
     },
     vodDurationMs: (url) => schedulerDepsFromEnv(options.env ?? process.env).resolveDuration(url),
+    asRun: dynamoAsRunStore(documentClient(), tableName(tables.asRun)),
   };
 }
 

@@ -5,7 +5,12 @@ import type { PlayoutItem } from '../../engine-container/src/playout/item';
 const T0 = Date.UTC(2026, 10, 26, 12);
 
 /** A log item with only what the as-run reads filled in meaningfully. */
-function item(seq: number, startMs: number, durationMs: number, over: Partial<PlayoutItem> = {}): PlayoutItem {
+function item(
+  seq: number,
+  startMs: number,
+  durationMs: number,
+  over: Partial<PlayoutItem> = {},
+): PlayoutItem {
   return {
     seq,
     startMs,
@@ -38,7 +43,14 @@ describe('the as-run log of a playout log', () => {
     const log = [item(0, T0, 60_000), item(1, T0 + 60_000, 30_000)];
     expect(buildAsRun(log, T0 + 90_000)).toEqual([
       { startMs: T0, endMs: T0 + 60_000, durationMs: 60_000, kind: 'vod', id: 'a0', title: 'Asset 0' },
-      { startMs: T0 + 60_000, endMs: T0 + 90_000, durationMs: 30_000, kind: 'vod', id: 'a1', title: 'Asset 1' },
+      {
+        startMs: T0 + 60_000,
+        endMs: T0 + 90_000,
+        durationMs: 30_000,
+        kind: 'vod',
+        id: 'a1',
+        title: 'Asset 1',
+      },
     ]);
   });
 
@@ -57,7 +69,10 @@ describe('the as-run log of a playout log', () => {
   });
 
   it('gives a preroll its ad break: cue-out at its start, cue-in at the next item, and the announced duration', () => {
-    const log = [item(0, T0, 6_000, { kind: 'preroll', id: 'preroll', title: 'preroll' }), item(1, T0 + 6_000, 60_000)];
+    const log = [
+      item(0, T0, 6_000, { kind: 'preroll', id: 'preroll', title: 'preroll' }),
+      item(1, T0 + 6_000, 60_000),
+    ];
     const [ad] = buildAsRun(log, T0 + 66_000);
     expect(ad).toMatchObject({
       kind: 'preroll',
@@ -68,7 +83,12 @@ describe('the as-run log of a playout log', () => {
   it('reports a synthetic gap as a slate, with the cause in public words', () => {
     const log = [
       item(0, T0, 10_000, { kind: 'gap', id: 'gap', title: 'gap', reason: 'gap' }),
-      item(1, T0 + 10_000, 20_000, { kind: 'slate', id: 'slate', title: 'slate', reason: 'https://x/y: 404' }),
+      item(1, T0 + 10_000, 20_000, {
+        kind: 'slate',
+        id: 'slate',
+        title: 'slate',
+        reason: 'https://x/y: 404',
+      }),
     ];
     expect(buildAsRun(log, T0 + 30_000).map((e) => [e.kind, e.reason])).toEqual([
       ['slate', 'gap'],
@@ -101,13 +121,21 @@ describe('the as-run log of a playout log', () => {
 
   it('says a live event whose source stopped before its scheduled end failed', () => {
     const inMs = T0 + 60_000;
-    const log = [item(0, T0, 60_000), live(1, inMs, 10_000, inMs, inMs + 600_000), item(2, inMs + 10_000, 60_000)];
+    const log = [
+      item(0, T0, 60_000),
+      live(1, inMs, 10_000, inMs, inMs + 600_000),
+      item(2, inMs + 10_000, 60_000),
+    ];
     expect(buildAsRun(log, inMs + 10_000)[1]!.live?.outReason).toBe('source_failed');
   });
 
   it('says a live event cut by a reset was interrupted', () => {
     const inMs = T0 + 60_000;
-    const log = [item(0, T0, 60_000), live(1, inMs, 10_000, inMs, inMs + 600_000), item(2, inMs + 4_000, 60_000)];
+    const log = [
+      item(0, T0, 60_000),
+      live(1, inMs, 10_000, inMs, inMs + 600_000),
+      item(2, inMs + 4_000, 60_000),
+    ];
     expect(buildAsRun(log, inMs + 4_000)[1]).toMatchObject({
       endMs: inMs + 4_000,
       live: { outMs: inMs + 4_000, outReason: 'interrupted' },

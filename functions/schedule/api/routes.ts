@@ -18,6 +18,7 @@ import type { Feed, ScheduleChannel, StoredFeed } from '../model';
 import { playbackUrl } from '../playback-id';
 import type { ChannelVersions } from '../stores/channel-store';
 import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
+import { scheduleAsRunRoutes } from './asrun-routes';
 import type { Caller } from './auth';
 import { READ_ALL_SCOPE } from './auth';
 import { epgRoutes } from './epg-routes';
@@ -391,5 +392,6 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       },
     },
     ...epgRoutes({ prefix: API_PREFIX, open, readTenant, pathId }),
+    ...scheduleAsRunRoutes({ prefix: API_PREFIX, open, readTenant, pathId }),
   ]);
 }
