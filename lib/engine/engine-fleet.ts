@@ -46,12 +46,16 @@ export class EngineFleet extends Construct {
         ONAIR_STAGE: config.stage,
         TABLE_CHANNELS: state.env.TABLE_CHANNELS!,
         TABLE_PLAYOUT_LOG: state.env.TABLE_PLAYOUT_LOG!,
+        TABLE_ASRUN: state.env.TABLE_ASRUN!,
+        ASRUN_RETENTION_DAYS: String(config.asRunRetentionDays),
         JWT_KEY_PARAMETER: props.signingKeys.prefix,
         ...props.environment,
       },
     });
     grantTable(state.tables.channels, this.engine.taskRole, READ_ITEMS);
     grantTable(state.tables.playoutLog, this.engine.taskRole, READ_ITEMS, WRITE_ITEMS);
+    // Every task puts the as-run entries it builds from the shared log (engine-container/host/asrun-recorder.ts).
+    grantTable(state.tables.asRun, this.engine.taskRole, ['dynamodb:PutItem']);
     props.signingKeys.grantRead(this.engine.taskRole);
     // Tasks starting in the deploy that creates the keys find them there.
     this.engine.service.service.node.addDependency(props.signingKeys);
