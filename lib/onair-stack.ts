@@ -2,7 +2,7 @@
 import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Alarms } from './alarms';
-import { AsRunExport } from './asrun-export';
+import { AsRunExport } from './asrun/asrun-export';
 import { AutoabrServiceConstruct } from './autoabr-service';
 import { ChannelServiceConstruct } from './channel-service';
 import { ConsoleSite } from './console-site';

@@ -9,9 +9,9 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { apiFunction } from './api-function';
-import { grantTable, READ_ITEMS } from './grants';
-import type { State } from './state';
+import { apiFunction } from '../api-function';
+import { grantTable, READ_ITEMS } from '../grants';
+import type { State } from '../state';
 
 export class AsRunExport extends Construct {
   readonly fn: NodejsFunction;
