@@ -15,6 +15,7 @@ import { EngineEvents } from './events';
 import { Metrics } from './metrics';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
+import { TimeshiftPlaylists } from './timeshift/timeshift-playlists';
 import type { Channel, IAssetManager } from './types';
 import { WakeQueue } from './util/wake-queue';
 import { loadVod } from './vod/load-vod';
@@ -46,6 +47,8 @@ export class EngineCore {
   readonly log: Logger = createLogger({ component: 'engine' });
   /** This engine in writer leases: host and pid say who held a lease, the suffix tells restarts apart. */
   readonly instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** Start-over and catch-up playlists (`?start=`, docs/timeshift.md). */
+  readonly timeshift: TimeshiftPlaylists;
   private readonly planner: Planner;
   private readonly resolve: TrackResolver;
   private readonly channels = new Map<string, ChannelRuntime>();
@@ -73,8 +76,14 @@ export class EngineCore {
       { clock },
     );
     this.events = new EngineEvents(clock);
-    this.store = config.logStore ?? new InMemoryPlayoutLogStore(clock);
+    this.store = config.logStore ?? new InMemoryPlayoutLogStore(clock, config.timeshiftRetentionMs);
     this.resolve = trackResolver(this.vods, config);
+    this.timeshift = new TimeshiftPlaylists({
+      config,
+      store: this.store,
+      resolve: this.resolve,
+      vods: this.vods,
+    });
     this.planner = new Planner({
       config,
       assetManager,
@@ -126,7 +135,10 @@ export class EngineCore {
   }
 
   removeChannel(id: string): void {
-    if (this.channels.delete(id)) this.events.emit(id, 'channel_removed');
+    if (this.channels.delete(id)) {
+      this.timeshift.forget(id);
+      this.events.emit(id, 'channel_removed');
+    }
   }
 
   /** Follows the channel manager's list: adds, updates and deletes (auto-created channels stay). */
