@@ -12,6 +12,7 @@
  *   apiRateLimit/apiBurstLimit   API Gateway throttling of each API's $default stage (requests/s and
  *                        burst), by default API_THROTTLE[stage]
  *   asRunRetentionDays   days the as-run log is kept in DynamoDB (its TTL), by default ASRUN_RETENTION_DAYS[stage]
+ *   timeshiftRetentionHours   how far back start-over and catch-up reach (the playout log's TTL), 24 by default
  */
 import { type FargateSize, fargateSize } from './fargate-size';
 
@@ -47,6 +48,7 @@ export interface StackConfig {
   workerSize: FargateSize;
   apiThrottle: ApiThrottle;
   asRunRetentionDays: number;
+  timeshiftRetentionHours: number;
 }
 
 /** Reads one context value: a string from the command line, any JSON value from cdk.json. */
@@ -100,6 +102,13 @@ function asRunRetention(read: ContextReader, stage: Stage): number {
   return days;
 }
 
+function timeshiftRetention(read: ContextReader): number {
+  const hours = integer(read, 'timeshiftRetentionHours', 24);
+  if (hours < 1 || hours > 2160)
+    throw new Error(`context timeshiftRetentionHours must be 1..2160, got ${hours}`);
+  return hours;
+}
+
 export function stackConfig(stage: Stage, read: ContextReader): StackConfig {
   const autoabrBuckets = list(read('autoabrBuckets'));
   const badBucket = autoabrBuckets.find((b) => !BUCKET.test(b));
@@ -127,5 +136,6 @@ export function stackConfig(stage: Stage, read: ContextReader): StackConfig {
     workerSize: size(read, 'worker', 4096, 8192),
     apiThrottle: apiThrottle(read, stage),
     asRunRetentionDays: asRunRetention(read, stage),
+    timeshiftRetentionHours: timeshiftRetention(read),
   };
 }

@@ -64,6 +64,8 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     kvstoreUrl: readOptionalString('ENGINE_KVSTORE_URL'),
     // Seconds a dead engine task's writer lease outlives it (README: High availability).
     volatileKeyTTL: readInt('ENGINE_LEASE_TTL_S', 5, { min: 1, max: 60 }),
+    // How far back start-over and catch-up reach (docs/timeshift.md); the playout log is kept as long.
+    timeshiftRetentionMs: readInt('ENGINE_TIMESHIFT_RETENTION_H', 24, { min: 1, max: 24 * 90 }) * 3_600_000,
   };
   return {
     stage: readEnum('ONAIR_STAGE', ['test', 'prod'] as const, 'test'),

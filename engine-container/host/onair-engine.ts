@@ -68,7 +68,15 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
     },
     channelRefreshIntervalMs: config.channelRefreshMs,
     ...(config.logStore === 'dynamodb' && !config.options.kvstoreUrl && !overrides.kvstoreUrl
-      ? { logStore: new DynamoDbPlayoutLogStore(documentClient()) }
+      ? {
+          logStore: new DynamoDbPlayoutLogStore(
+            documentClient(),
+            undefined,
+            undefined,
+            // Items stay for start-over's retention after they end.
+            (config.options.timeshiftRetentionMs ?? 86_400_000) / 1000,
+          ),
+        }
       : {}),
     ...overrides,
   });

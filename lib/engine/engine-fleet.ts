@@ -48,6 +48,7 @@ export class EngineFleet extends Construct {
         TABLE_PLAYOUT_LOG: state.env.TABLE_PLAYOUT_LOG!,
         TABLE_ASRUN: state.env.TABLE_ASRUN!,
         ASRUN_RETENTION_DAYS: String(config.asRunRetentionDays),
+        ENGINE_TIMESHIFT_RETENTION_H: String(config.timeshiftRetentionHours),
         JWT_KEY_PARAMETER: props.signingKeys.prefix,
         ...props.environment,
       },

@@ -13,6 +13,7 @@ describe('deployment settings from CDK context', () => {
       workerSize: { cpu: 4096, memoryLimitMiB: 8192 },
       apiThrottle: { rateLimit: 50, burstLimit: 100 },
       asRunRetentionDays: 7,
+      timeshiftRetentionHours: 24,
     });
   });
 
