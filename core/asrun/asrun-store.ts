@@ -1,12 +1,12 @@
 /**
  * The as-run table (`asRun` of core/resources.ts): one item per entry, keyed by the engine's channel id
- * and the entry's start. Engines write (every task the same entries: a put of the same item is
- * harmless), the APIs read a channel's range a page at a time, the billing export reads a day through
+ * and the entry's start. Engines write, in batches (every task the same entries: a put of the same item
+ * is harmless), the APIs read a channel's range a page at a time, the billing export reads a day through
  * the `byDay` index. Items expire by TTL `retentionDays` after they end.
  */
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { queryPage } from '../dynamo/queries';
+import { batchPut, queryPage } from '../dynamo/queries';
 import type { Page, PageRequest } from '../paging';
 import type { AsRunEntry } from './asrun-entry';
 
@@ -67,19 +67,17 @@ function toEntry(item: Record<string, unknown>): AsRunEntry {
 export function dynamoAsRunStore(ddb: DynamoDBDocumentClient, table: string, retentionDays = 30): AsRunStore {
   return {
     async put(channelId, entries) {
-      for (const e of entries)
-        await ddb.send(
-          new PutCommand({
-            TableName: table,
-            Item: {
-              ...e,
-              channelId,
-              day: utcDay(e.startMs),
-              channelStart: channelStart(channelId, e.startMs),
-              expiresAt: Math.ceil((e.endMs + retentionDays * DAY_MS) / 1000),
-            },
-          }),
-        );
+      await batchPut(
+        ddb,
+        table,
+        entries.map((e) => ({
+          ...e,
+          channelId,
+          day: utcDay(e.startMs),
+          channelStart: channelStart(channelId, e.startMs),
+          expiresAt: Math.ceil((e.endMs + retentionDays * DAY_MS) / 1000),
+        })),
+      );
     },
     async range(channelId, fromMs, toMs, { limit, after }) {
       const { items, next } = await queryPage(

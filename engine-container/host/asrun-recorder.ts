@@ -15,6 +15,12 @@ export class AsRunRecorder {
   /** Per channel, the write in progress (one at a time, in order). */
   private readonly writing = new Map<string, Promise<void>>();
   private unsubscribe: (() => void) | undefined;
+  /**
+   * Every write of this task, one after the other: channels start items together (at start, 30 of them
+   * within a second), and a burst of writes must not hold the DynamoDB client's connections the
+   * playout and the polling need. One batch carries up to 25 entries.
+   */
+  private serial: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly engine: Engine,
@@ -54,8 +60,10 @@ export class AsRunRecorder {
       (e) => e.startMs > after,
     );
     if (entries.length === 0) return;
+    const put = this.serial.then(() => this.store.put(channelId, entries));
+    this.serial = put.catch(() => undefined);
     try {
-      await this.store.put(channelId, entries);
+      await put;
       this.written.set(channelId, entries[entries.length - 1]!.startMs);
     } catch (err) {
       // Left unwritten: the next item start writes them, while the log tail still holds them.

@@ -23,6 +23,8 @@ export interface EngineHostConfig {
    * loopback addresses (npm start only). Off, they are fetched through the guard (docs/security.md).
    */
   allowPrivateUrls: boolean;
+  /** ENGINE_ASRUN: write the as-run log (docs/asrun.md). */
+  asRun: boolean;
   /** ASRUN_RETENTION_DAYS: how long as-run entries are kept (the table's TTL), days after they end. */
   asRunRetentionDays: number;
 }
@@ -74,6 +76,7 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     channelRefreshMs: readInt('ENGINE_CHANNEL_REFRESH_MS', 2000, { min: 200, max: 60_000 }),
     webhookTimeoutMs: readInt('ENGINE_WEBHOOK_TIMEOUT_MS', 2000, { min: 100, max: 30_000 }),
     allowPrivateUrls: allowPrivateUrlsFromEnv(),
+    asRun: readBool('ENGINE_ASRUN', true),
     asRunRetentionDays: readInt('ASRUN_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
   };
 }

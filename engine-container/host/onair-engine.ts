@@ -81,21 +81,23 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
     ...overrides,
   });
   // The as-run log (docs/asrun.md): every task writes the same entries from the shared log.
-  const asRun = new AsRunRecorder(
-    engine,
-    dynamoAsRunStore(documentClient(), tableName(tables.asRun), config.asRunRetentionDays),
-    engine.core.log,
-  );
+  const asRun = config.asRun
+    ? new AsRunRecorder(
+        engine,
+        dynamoAsRunStore(documentClient(), tableName(tables.asRun), config.asRunRetentionDays),
+        engine.core.log,
+      )
+    : undefined;
   return {
     engine,
     start: async () => {
       await table.start();
-      asRun.start();
+      asRun?.start();
       await engine.start();
     },
     stop: async () => {
       await engine.stop();
-      await asRun.stop();
+      await asRun?.stop();
       await table.stop();
     },
   };

@@ -7,7 +7,7 @@ import { CfnOutput } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import { Construct } from 'constructs';
-import { grantTable, READ_ITEMS, WRITE_ITEMS } from '../grants';
+import { BATCH_WRITE, grantTable, READ_ITEMS, WRITE_ITEMS } from '../grants';
 import type { SigningKeys } from '../signing-keys';
 import type { StackConfig } from '../stack-config';
 import type { State } from '../state';
@@ -55,8 +55,8 @@ export class EngineFleet extends Construct {
     });
     grantTable(state.tables.channels, this.engine.taskRole, READ_ITEMS);
     grantTable(state.tables.playoutLog, this.engine.taskRole, READ_ITEMS, WRITE_ITEMS);
-    // Every task puts the as-run entries it builds from the shared log (engine-container/host/asrun-recorder.ts).
-    grantTable(state.tables.asRun, this.engine.taskRole, ['dynamodb:PutItem']);
+    // Every task puts the as-run entries it builds from the shared log, in batches (host/asrun-recorder.ts).
+    grantTable(state.tables.asRun, this.engine.taskRole, BATCH_WRITE);
     props.signingKeys.grantRead(this.engine.taskRole);
     // Tasks starting in the deploy that creates the keys find them there.
     this.engine.service.service.node.addDependency(props.signingKeys);
