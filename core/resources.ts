@@ -94,6 +94,19 @@ export const tables = {
     sortKey: n('seq'),
     ttlAttribute: 'expiresAt',
   },
+  /**
+   * Channels' as-run logs (core/asrun/, docs/asrun.md): `channelId` (the engine's channel id) and the
+   * entry's `startMs`, written by every engine task alike, expired by TTL after the stage's retention.
+   * `byDay` (the UTC day it started, then channel and start) lists a day's entries for the billing files.
+   */
+  asRun: {
+    id: 'asrun',
+    env: 'TABLE_ASRUN',
+    partitionKey: s('channelId'),
+    sortKey: n('startMs'),
+    indexes: [{ name: 'byDay', partitionKey: s('day'), sortKey: s('channelStart') }],
+    ttlAttribute: 'expiresAt',
+  },
 } as const satisfies Record<string, TableDef>;
 
 export interface QueueDef {
@@ -128,6 +141,8 @@ export interface BucketDef {
 export const buckets = {
   /** AutoABR settings documents, references and results. */
   autoabr: { id: 'autoabr', env: 'BUCKET_AUTOABR' },
+  /** The daily as-run CSV per channel, for billing tools: `asrun/<day>/<channel>.csv`. */
+  asRun: { id: 'asrun', env: 'BUCKET_ASRUN' },
 } as const satisfies Record<string, BucketDef>;
 
 export const localName = (id: string): string => `onair-local-${id}`;

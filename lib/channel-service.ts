@@ -32,6 +32,7 @@ export class ChannelServiceConstruct extends Construct {
         TABLE_CHANNELS: state.env.TABLE_CHANNELS!,
         TABLE_RATE_LIMITS: state.env.TABLE_RATE_LIMITS!,
         TABLE_PLAYOUT_LOG: state.env.TABLE_PLAYOUT_LOG!,
+        TABLE_ASRUN: state.env.TABLE_ASRUN!,
         QUEUE_CHANNEL_EVENTS: state.env.QUEUE_CHANNEL_EVENTS!,
       },
     });
@@ -39,6 +40,8 @@ export class ChannelServiceConstruct extends Construct {
     grantTable(state.tables.rateLimits, fn, READ_ITEMS, WRITE_ITEMS);
     // Read only: a channel's EPG is what the engine logged it played (functions/channel/epg/).
     grantTable(state.tables.playoutLog, fn, READ_ITEMS);
+    // Read only: GET /channel/{id}/asrun (the engine tasks write it).
+    grantTable(state.tables.asRun, fn, ['dynamodb:Query']);
     grantQueue(state.queues.channelEvents, fn, SEND);
     props.signingKeys.grantRead(fn);
     // Route paths and methods only: the table is data, the dependencies are never built at synth.

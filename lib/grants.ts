@@ -15,7 +15,7 @@ export const READ_ITEMS = ['dynamodb:GetItem', 'dynamodb:Query'] as const;
 export const WRITE_ITEMS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
 /** Whole-table reads (the schedule service lists channels across tenants; the fleet counts them). */
 export const SCAN = ['dynamodb:Scan'] as const;
-/** Batch deletes (core/dynamo/queries.ts batchDelete: retention, channel deletes). */
+/** Batch writes (core/dynamo/queries.ts batchDelete: retention, channel deletes; batchPut: the as-run log). */
 export const BATCH_WRITE = ['dynamodb:BatchWriteItem'] as const;
 
 type TableAction = (typeof READ_ITEMS | typeof WRITE_ITEMS | typeof SCAN | typeof BATCH_WRITE)[number];

@@ -2,6 +2,7 @@
 import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Alarms } from './alarms';
+import { AsRunExport } from './asrun/asrun-export';
 import { AutoabrServiceConstruct } from './autoabr-service';
 import { ChannelServiceConstruct } from './channel-service';
 import { ConsoleSite } from './console-site';
@@ -64,6 +65,8 @@ export class OnairStack extends Stack {
       apiThrottle,
     });
 
+    const asRunExport = new AsRunExport(this, 'AsRunExport', { state });
+
     const site = new ConsoleSite(this, 'Console', {
       stage,
       distribution: engine.playback.distribution,
@@ -86,6 +89,7 @@ export class OnairStack extends Stack {
     alarms.scheduledFunctionErrors('AutoScheduler', schedule.scheduler);
     alarms.scheduledFunctionErrors('AutoabrDispatcher', autoabr.dispatcherFn);
     alarms.scheduledFunctionErrors('FleetDispatcher', engine.dispatcher.fn);
+    alarms.scheduledFunctionErrors('AsRunExport', asRunExport.fn);
 
     suppressAcceptedFindings(this);
   }

@@ -54,9 +54,12 @@ export class ScheduleServiceConstruct extends Construct {
         SCHEDULE_REQUIRE_AUTH: 'true',
         // Verifies tokens only: the public keys, never the private ones.
         JWT_PUBLIC_KEY_PARAMETER: props.signingKeys.publicPrefix,
+        TABLE_ASRUN: state.env.TABLE_ASRUN!,
       },
     });
     grantTables(apiFn);
+    // Read only: GET /api/v1/channels/{id}/asrun (the engine tasks write it).
+    grantTable(state.tables.asRun, apiFn, ['dynamodb:Query']);
     props.signingKeys.grantReadPublic(apiFn);
     const routes = createScheduleRoutes(() => {
       throw new Error('not at synth time');

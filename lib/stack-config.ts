@@ -11,6 +11,8 @@
  *   engineCpu/engineMemory, workerCpu/workerMemory   Fargate sizes (validated pairs)
  *   apiRateLimit/apiBurstLimit   API Gateway throttling of each API's $default stage (requests/s and
  *                        burst), by default API_THROTTLE[stage]
+ *   asRunRetentionDays   days the as-run log is kept in DynamoDB (its TTL), by default ASRUN_RETENTION_DAYS[stage]
+ *   timeshiftRetentionHours   how far back start-over and catch-up reach (the playout log's TTL), 24 by default
  */
 import { type FargateSize, fargateSize } from './fargate-size';
 
@@ -32,6 +34,9 @@ export const API_THROTTLE: Record<Stage, ApiThrottle> = {
   prod: { rateLimit: 500, burstLimit: 1000 },
 };
 
+/** Days the as-run log stays queryable (the daily CSV files in S3 are kept beyond). */
+export const ASRUN_RETENTION_DAYS: Record<Stage, number> = { test: 7, prod: 90 };
+
 export interface StackConfig {
   stage: Stage;
   autoabrBuckets: string[];
@@ -42,6 +47,8 @@ export interface StackConfig {
   engineSize: FargateSize;
   workerSize: FargateSize;
   apiThrottle: ApiThrottle;
+  asRunRetentionDays: number;
+  timeshiftRetentionHours: number;
 }
 
 /** Reads one context value: a string from the command line, any JSON value from cdk.json. */
@@ -89,6 +96,19 @@ function apiThrottle(read: ContextReader, stage: Stage): ApiThrottle {
   return { rateLimit, burstLimit };
 }
 
+function asRunRetention(read: ContextReader, stage: Stage): number {
+  const days = integer(read, 'asRunRetentionDays', ASRUN_RETENTION_DAYS[stage]);
+  if (days < 1 || days > 3650) throw new Error(`context asRunRetentionDays must be 1..3650, got ${days}`);
+  return days;
+}
+
+function timeshiftRetention(read: ContextReader): number {
+  const hours = integer(read, 'timeshiftRetentionHours', 24);
+  if (hours < 1 || hours > 2160)
+    throw new Error(`context timeshiftRetentionHours must be 1..2160, got ${hours}`);
+  return hours;
+}
+
 export function stackConfig(stage: Stage, read: ContextReader): StackConfig {
   const autoabrBuckets = list(read('autoabrBuckets'));
   const badBucket = autoabrBuckets.find((b) => !BUCKET.test(b));
@@ -115,5 +135,7 @@ export function stackConfig(stage: Stage, read: ContextReader): StackConfig {
     engineSize: size(read, 'engine', 1024, 2048),
     workerSize: size(read, 'worker', 4096, 8192),
     apiThrottle: apiThrottle(read, stage),
+    asRunRetentionDays: asRunRetention(read, stage),
+    timeshiftRetentionHours: timeshiftRetention(read),
   };
 }

@@ -1,4 +1,4 @@
-/** DynamoDB idioms shared by every store: reading a Query whole or by pages, batch deletes, condition and transaction errors. */
+/** DynamoDB idioms shared by every store: reading a Query whole or by pages, batch puts and deletes, condition and transaction errors. */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
@@ -80,6 +80,23 @@ export async function batchDelete(
     for (let attempt = 0; requests.length > 0; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
       if (attempt > 8) throw new Error(`batch delete on ${table} left ${requests.length} items unprocessed`);
+      const res = await ddb.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
+      requests = (res.UnprocessedItems?.[table] ?? []) as typeof requests;
+    }
+  }
+}
+
+/** Puts items, 25 at a time, retrying what DynamoDB leaves unprocessed. */
+export async function batchPut(
+  ddb: DynamoDBDocumentClient,
+  table: string,
+  items: readonly Item[],
+): Promise<void> {
+  for (let i = 0; i < items.length; i += BATCH) {
+    let requests = items.slice(i, i + BATCH).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+      if (attempt > 8) throw new Error(`batch put on ${table} left ${requests.length} items unprocessed`);
       const res = await ddb.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
       requests = (res.UnprocessedItems?.[table] ?? []) as typeof requests;
     }

@@ -23,6 +23,10 @@ export interface EngineHostConfig {
    * loopback addresses (npm start only). Off, they are fetched through the guard (docs/security.md).
    */
   allowPrivateUrls: boolean;
+  /** ENGINE_ASRUN: write the as-run log (docs/asrun.md). */
+  asRun: boolean;
+  /** ASRUN_RETENTION_DAYS: how long as-run entries are kept (the table's TTL), days after they end. */
+  asRunRetentionDays: number;
 }
 
 /**
@@ -61,6 +65,8 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     kvstoreUrl: readOptionalString('ENGINE_KVSTORE_URL'),
     // Seconds a dead engine task's writer lease outlives it (README: High availability).
     volatileKeyTTL: readInt('ENGINE_LEASE_TTL_S', 5, { min: 1, max: 60 }),
+    // How far back start-over and catch-up reach (docs/timeshift.md); the playout log is kept as long.
+    timeshiftRetentionMs: readInt('ENGINE_TIMESHIFT_RETENTION_H', 24, { min: 1, max: 24 * 90 }) * 3_600_000,
   };
   return {
     stage: readEnum('ONAIR_STAGE', ['test', 'prod'] as const, 'test'),
@@ -69,5 +75,7 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     channelRefreshMs: readInt('ENGINE_CHANNEL_REFRESH_MS', 2000, { min: 200, max: 60_000 }),
     webhookTimeoutMs: readInt('ENGINE_WEBHOOK_TIMEOUT_MS', 2000, { min: 100, max: 30_000 }),
     allowPrivateUrls: allowPrivateUrlsFromEnv(),
+    asRun: readBool('ENGINE_ASRUN', true),
+    asRunRetentionDays: readInt('ASRUN_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
   };
 }

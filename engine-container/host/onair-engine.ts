@@ -4,12 +4,14 @@
  * settings of config.ts. Used by the container entry (main.ts) and by `npm start`.
  */
 
+import { dynamoAsRunStore } from '../../core/asrun/asrun-store';
 import { documentClient } from '../../core/aws';
 import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
 import { tableName, tables } from '../../core/resources';
 import { dynamoChannelStore } from '../../functions/channel/stores/channel-store';
 import { Engine, type EngineOptions } from '../src/index';
 import { DynamoDbPlayoutLogStore } from '../src/stores/dynamo-log-store';
+import { AsRunRecorder } from './asrun-recorder';
 import { ChannelTableManager } from './channel-table-manager';
 import { type ChannelSource, CompositeSources } from './composite';
 import { engineHostConfigFromEnv } from './config';
@@ -66,18 +68,36 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
     },
     channelRefreshIntervalMs: config.channelRefreshMs,
     ...(config.logStore === 'dynamodb' && !config.options.kvstoreUrl && !overrides.kvstoreUrl
-      ? { logStore: new DynamoDbPlayoutLogStore(documentClient()) }
+      ? {
+          logStore: new DynamoDbPlayoutLogStore(
+            documentClient(),
+            undefined,
+            undefined,
+            // Items stay for start-over's retention after they end.
+            (config.options.timeshiftRetentionMs ?? 86_400_000) / 1000,
+          ),
+        }
       : {}),
     ...overrides,
   });
+  // The as-run log (docs/asrun.md): every task writes the same entries from the shared log.
+  const asRun = config.asRun
+    ? new AsRunRecorder(
+        engine,
+        dynamoAsRunStore(documentClient(), tableName(tables.asRun), config.asRunRetentionDays),
+        engine.core.log,
+      )
+    : undefined;
   return {
     engine,
     start: async () => {
       await table.start();
+      asRun?.start();
       await engine.start();
     },
     stop: async () => {
       await engine.stop();
+      await asRun?.stop();
       await table.stop();
     },
   };

@@ -86,6 +86,8 @@ const schema = z
     channelRefreshIntervalMs: positiveMs().default(5000),
     scheduleRefreshIntervalMs: positiveMs().default(5000),
     maxPlaylistBytes: positiveMs().default(5 * 1024 * 1024),
+    /** How far back `?start=` may go (start-over and catch-up, docs/timeshift.md); the log is kept that long. */
+    timeshiftRetentionMs: positiveMs().default(86_400_000),
   })
   .strict()
   .superRefine((o, ctx) => {

@@ -16,6 +16,7 @@ import { Metrics } from './metrics';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
 import { adaptiveTickCeilingMs } from './tick-ceiling';
+import { TimeshiftPlaylists } from './timeshift/timeshift-playlists';
 import type { Channel, IAssetManager } from './types';
 import { WakeQueue } from './util/wake-queue';
 import { loadVod } from './vod/load-vod';
@@ -47,6 +48,8 @@ export class EngineCore {
   readonly log: Logger = createLogger({ component: 'engine' });
   /** This engine in writer leases: host and pid say who held a lease, the suffix tells restarts apart. */
   readonly instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** Start-over and catch-up playlists (`?start=`, docs/timeshift.md). */
+  readonly timeshift: TimeshiftPlaylists;
   private readonly planner: Planner;
   private readonly resolve: TrackResolver;
   private readonly channels = new Map<string, ChannelRuntime>();
@@ -74,8 +77,14 @@ export class EngineCore {
       { clock },
     );
     this.events = new EngineEvents(clock);
-    this.store = config.logStore ?? new InMemoryPlayoutLogStore(clock);
+    this.store = config.logStore ?? new InMemoryPlayoutLogStore(clock, config.timeshiftRetentionMs);
     this.resolve = trackResolver(this.vods, config);
+    this.timeshift = new TimeshiftPlaylists({
+      config,
+      store: this.store,
+      resolve: this.resolve,
+      vods: this.vods,
+    });
     this.planner = new Planner({
       config,
       assetManager,
@@ -127,7 +136,10 @@ export class EngineCore {
   }
 
   removeChannel(id: string): void {
-    if (this.channels.delete(id)) this.events.emit(id, 'channel_removed');
+    if (this.channels.delete(id)) {
+      this.timeshift.forget(id);
+      this.events.emit(id, 'channel_removed');
+    }
   }
 
   /** Follows the channel manager's list: adds, updates and deletes (auto-created channels stay). */

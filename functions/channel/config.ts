@@ -16,7 +16,7 @@ export interface ChannelConfig {
   /** TOKEN_LIMIT_PER_EMAIL_PER_DAY, TOKEN_LIMIT_PER_IP_PER_HOUR: trial token issuance. */
   tokenLimits: { perEmailPerDay: number; perSourceIpPerHour: number };
   /** TABLE_CHANNELS, TABLE_RATE_LIMITS, TABLE_PLAYOUT_LOG (read only: the EPG) (core/resources.ts). */
-  tables: { channels: string; rateLimits: string; playoutLog: string };
+  tables: { channels: string; rateLimits: string; playoutLog: string; asRun: string };
   /** QUEUE_CHANNEL_EVENTS: where channel events go (required). */
   eventsQueueUrl: string;
   /** ALLOW_PRIVATE_URLS: accept channel URLs on private or loopback addresses (npm start only). */
@@ -35,6 +35,7 @@ export function channelConfigFromEnv(): ChannelConfig {
       channels: tableName(tables.channels),
       rateLimits: tableName(tables.rateLimits),
       playoutLog: tableName(tables.playoutLog),
+      asRun: tableName(tables.asRun),
     },
     eventsQueueUrl: queueUrl(queues.channelEvents),
     allowPrivateUrls: allowPrivateUrlsFromEnv(),

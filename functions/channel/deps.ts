@@ -3,6 +3,7 @@
  * client, the events queue, the token service on the deployment's signing key, and the clock. Built
  * from a config already read (config.ts), so nothing here reads the environment.
  */
+import { type AsRunStore, dynamoAsRunStore } from '../../core/asrun/asrun-store';
 import { type KeyStore, loadSigningKeys } from '../../core/auth/signing-key';
 import { TokenService } from '../../core/auth/tokens';
 import { documentClient, sqsClient } from '../../core/aws';
@@ -18,6 +19,8 @@ export interface ChannelDeps {
   rateLimits: RateLimitStore;
   /** What the engine played and planned (the EPG of channel-service channels). */
   playout: PlayoutReader;
+  /** What the engine aired (written by the engine tasks; read only here). */
+  asRun: AsRunStore;
   events: ChannelEvents;
   tokens: TokenService;
   /** Milliseconds since the epoch: createdAt, event times, token expiry, rate-limit windows. */
@@ -38,6 +41,7 @@ export async function buildChannelDeps(config: ChannelConfig, options: DepsOptio
     channels: dynamoChannelStore(ddb, config.tables.channels),
     rateLimits: dynamoRateLimitStore(ddb, config.tables.rateLimits),
     playout: dynamoPlayoutReader(ddb, config.tables.playoutLog),
+    asRun: dynamoAsRunStore(ddb, config.tables.asRun),
     events: sqsChannelEvents(sqsClient(), config.eventsQueueUrl),
     tokens: await TokenService.fromSource(() => loadSigningKeys(options.keyStore), now),
     now,

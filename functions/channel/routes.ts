@@ -10,6 +10,7 @@ import { json } from '../../core/http';
 import { type ApiInfo, withOpenApi } from '../../core/openapi';
 import { type PageLimits, pageResponse, readPage } from '../../core/paging';
 import { parseWith } from '../../core/validation';
+import { channelAsRunRoutes } from './asrun/asrun-routes';
 import { channelIdSchema } from './channel-id';
 import { createChannelSchema, privateUrlField, tokenRequestSchema } from './channel-schema';
 import { createChannel, deleteChannel, listChannels } from './channel-service';
@@ -151,5 +152,6 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         json(200, await (await getDeps()).tokens.jwks(), { 'cache-control': 'public, max-age=300' }),
     },
     ...channelEpgRoutes(open),
+    ...channelAsRunRoutes(open),
   ]);
 }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type AsRunStore, dynamoAsRunStore } from '../../core/asrun/asrun-store';
 import type { TokenVerifier } from '../../core/auth/token-verifier';
 import { documentClient } from '../../core/aws';
 import { readUrl } from '../../core/env';
@@ -59,6 +60,8 @@ export interface ScheduleApiDeps extends ScheduleStores {
   vodDurationMs: DurationResolver;
   /** A LIVE source's longest segment (manual LIVE entries), fetched through the guarded fetch. */
   liveSegmentS: LiveSegmentReader;
+  /** What the engine aired (written by the engine tasks; read only here). */
+  asRun: AsRunStore;
 }
 
 export interface ApiDepsOptions {
@@ -96,6 +99,7 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
         fetch,
       })(url);
     },
+    asRun: dynamoAsRunStore(documentClient(), tableName(tables.asRun)),
   };
 }
 

@@ -7,7 +7,7 @@ import { CfnOutput } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import { Construct } from 'constructs';
-import { grantTable, READ_ITEMS, WRITE_ITEMS } from '../grants';
+import { BATCH_WRITE, grantTable, READ_ITEMS, WRITE_ITEMS } from '../grants';
 import type { SigningKeys } from '../signing-keys';
 import type { StackConfig } from '../stack-config';
 import type { State } from '../state';
@@ -46,12 +46,17 @@ export class EngineFleet extends Construct {
         ONAIR_STAGE: config.stage,
         TABLE_CHANNELS: state.env.TABLE_CHANNELS!,
         TABLE_PLAYOUT_LOG: state.env.TABLE_PLAYOUT_LOG!,
+        TABLE_ASRUN: state.env.TABLE_ASRUN!,
+        ASRUN_RETENTION_DAYS: String(config.asRunRetentionDays),
+        ENGINE_TIMESHIFT_RETENTION_H: String(config.timeshiftRetentionHours),
         JWT_KEY_PARAMETER: props.signingKeys.prefix,
         ...props.environment,
       },
     });
     grantTable(state.tables.channels, this.engine.taskRole, READ_ITEMS);
     grantTable(state.tables.playoutLog, this.engine.taskRole, READ_ITEMS, WRITE_ITEMS);
+    // Every task puts the as-run entries it builds from the shared log, in batches (host/asrun-recorder.ts).
+    grantTable(state.tables.asRun, this.engine.taskRole, BATCH_WRITE);
     props.signingKeys.grantRead(this.engine.taskRole);
     // Tasks starting in the deploy that creates the keys find them there.
     this.engine.service.service.node.addDependency(props.signingKeys);

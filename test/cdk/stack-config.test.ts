@@ -12,7 +12,15 @@ describe('deployment settings from CDK context', () => {
       engineSize: { cpu: 1024, memoryLimitMiB: 2048 },
       workerSize: { cpu: 4096, memoryLimitMiB: 8192 },
       apiThrottle: { rateLimit: 50, burstLimit: 100 },
+      asRunRetentionDays: 7,
+      timeshiftRetentionHours: 24,
     });
+  });
+
+  it('keeps the as-run log 7 days in test and 90 in prod, or the days context asRunRetentionDays sets', () => {
+    expect(stackConfig('prod', () => undefined).asRunRetentionDays).toBe(90);
+    expect(config({ asRunRetentionDays: '30' }).asRunRetentionDays).toBe(30);
+    expect(() => config({ asRunRetentionDays: '0' })).toThrow(/asRunRetentionDays/);
   });
 
   it('throttles prod APIs ten times higher than test, and takes other limits from context', () => {

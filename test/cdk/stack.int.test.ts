@@ -126,6 +126,24 @@ describe('the onair stack', () => {
       expect(Object.keys(stages)).toHaveLength(3);
     });
 
+    it('serves the as-run log on both APIs, keeps it the stage days, and exports it daily at 00:30 UTC', () => {
+      for (const RouteKey of ['GET /channel/{id}/asrun', 'GET /api/v1/channels/{id}/asrun'])
+        template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey });
+      template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+        ContainerDefinitions: Match.arrayWith([
+          Match.objectLike({
+            Environment: Match.arrayWith([{ Name: 'ASRUN_RETENTION_DAYS', Value: '7' }]),
+          }),
+        ]),
+      });
+      template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'cron(30 0 * * ? *)' });
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: Match.objectLike({ TABLE_ASRUN: Match.anyValue(), BUCKET_ASRUN: Match.anyValue() }),
+        },
+      });
+    });
+
     it('serves the schedule API and runs the auto-scheduler every minute', () => {
       template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
         RouteKey: 'GET /api/v1/channels/{id}/schedule',
@@ -337,8 +355,8 @@ describe('the onair stack', () => {
   describe('alarms', () => {
     it('alarms on each API, unhealthy engine targets, each dead-letter queue and failed AutoABR jobs', () => {
       const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-      // … and (deployment-doors.int.test.ts) playback 5xx, no engine running, 3 scheduled functions.
-      expect(alarms).toHaveLength(3 + 1 + 2 + 1 + 1 + 1 + 3);
+      // … and (deployment-doors.int.test.ts) playback 5xx, no engine running, 4 scheduled functions.
+      expect(alarms).toHaveLength(3 + 1 + 2 + 1 + 1 + 1 + 4);
       for (const alarm of alarms)
         expect(alarm.Properties.AlarmActions).toEqual([{ Ref: expect.stringMatching(/^AlarmsTopic/) }]);
     });

@@ -46,6 +46,8 @@ beforeAll(async () => {
     // The service runs without tokens here (local mode): any token passes.
     SCHEDULE_SERVICE_TOKEN: 'local',
     ENGINE_LOG_STORE: 'memory',
+    // Like the playout log's, the as-run log's writes are playout (one per item aired), not polling.
+    ENGINE_ASRUN: 'false',
     ENGINE_SLATE_URI: `${origin.url}/slate/master.m3u8`,
     ALLOW_PRIVATE_URLS: 'true',
   });

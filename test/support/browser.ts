@@ -75,6 +75,8 @@ export interface FragRecord {
   url: string;
   /** Where the fragment starts on the player's media timeline, seconds. */
   start?: number;
+  /** Its EXT-X-PROGRAM-DATE-TIME as hls.js read it, Unix ms (null without one). */
+  programDateTimeMs?: number | null;
 }
 
 /** Everything the page recorded (window.__report). */

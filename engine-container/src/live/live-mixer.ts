@@ -175,7 +175,7 @@ export class LiveMixer {
     // Reading the source took time: never cut before what players may have seen meanwhile.
     const cutMs = cutBoundaryMs(tail.items, config.clock() + this.deps.marginMs(), resolve);
     const startMs = Math.min(logEndMs(tail.items), Math.max(atMs, cutMs));
-    const draft = this.draft(upcoming, map, fromMsn, toMsn, startMs);
+    const draft = this.draft(upcoming, map, fromMsn, toMsn, startMs, startMs);
     if (!draft) return false;
     this.following = {
       eventId: upcoming.eventId,
@@ -234,7 +234,7 @@ export class LiveMixer {
       return true;
     }
     const fromMsn = Math.max(after + 1, commonFirstMsn(map.used));
-    const draft = this.draft(event, map, fromMsn, toMsn, logEnd);
+    const draft = this.draft(event, map, fromMsn, toMsn, logEnd, last.live?.inMs ?? last.startMs);
     if (!draft) return this.switchOut(eventId, 'ended');
     // The next segments continue the stream; after segments the source dropped before this engine
     // saw them the stream jumps, and a discontinuity says so.
@@ -298,13 +298,14 @@ export class LiveMixer {
     if (planned.length) await this.deps.append(planned, atMs, header);
   }
 
-  /** The item of segments [fromMsn, toMsn] starting at startMs, cut at the event's end. */
+  /** The item of segments [fromMsn, toMsn] starting at startMs, cut at the event's end; inMs: the as-run's switch in. */
   private draft(
     event: ScheduleEvent,
     map: LiveMap,
     fromMsn: number,
     toMsn: number,
     startMs: number,
+    inMs: number,
   ): ItemDraft | undefined {
     const ref = map.ref;
     let end = fromMsn;
@@ -319,6 +320,8 @@ export class LiveMixer {
       startMs,
       (s, d) => `${endpoint}?startMs=${s}&durationMs=${d}`,
     );
+    live.inMs = inMs;
+    live.eventEndMs = event.end_time;
     const durationMs = live.segments[REFERENCE_KEY]!.reduce((sum, s) => sum + s.durationMs, 0);
     return {
       kind: 'live',

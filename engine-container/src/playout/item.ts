@@ -14,6 +14,10 @@ export interface LiveSegments {
   msn: number;
   /** Per output rendition key (and the reference key): the segments, absolute URIs. */
   segments: Record<string, Array<{ uri: string; durationMs: number }>>;
+  /** Where the event's live stream started on the channel (this item's start, or the first live item's). */
+  inMs?: number;
+  /** The event's scheduled end when this item was planned: a stream that reaches it ended as scheduled. */
+  eventEndMs?: number;
 }
 
 export interface PlayoutItem {

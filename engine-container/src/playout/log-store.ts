@@ -57,8 +57,14 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
   private readonly logs = new Map<string, Log>();
   private readonly leases = new Map<string, Lease>();
 
-  /** `clock` times lease expiry (the engine passes its own, so a test's fake clock expires leases too). */
-  constructor(private readonly clock: () => number = Date.now) {}
+  /**
+   * `clock` times lease expiry (the engine passes its own, so a test's fake clock expires leases too).
+   * `retainMs`: a trim keeps items that ended less than this long ago (start-over reads them).
+   */
+  constructor(
+    private readonly clock: () => number = Date.now,
+    private readonly retainMs = 0,
+  ) {}
 
   async read(channelId: string, fromSeq = 0): Promise<PlayoutItem[]> {
     const log = this.logs.get(channelId);
@@ -90,7 +96,10 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
     const log = this.logs.get(channelId);
     const first = log?.items[0];
     if (!log || !first) return;
-    log.items.splice(0, Math.min(Math.max(0, keepFromSeq - first.seq), log.items.length));
+    let drop = Math.min(Math.max(0, keepFromSeq - first.seq), log.items.length);
+    const horizon = this.clock() - this.retainMs;
+    while (drop > 0 && log.items[drop - 1]!.startMs + log.items[drop - 1]!.durationMs > horizon) drop--;
+    log.items.splice(0, drop);
   }
 
   async acquireLease(channelId: string, owner: string, ttlMs: number): Promise<boolean> {

@@ -1,6 +1,6 @@
 /**
  * The engine's HTTP surface (node:http, no framework). Paths:
- *   GET  /channels/<id>/master.m3u8[?filter=]      multivariant playlist
+ *   GET  /channels/<id>/master.m3u8[?filter=]      multivariant playlist ([&]start=[&end=]: time-shifted)
  *   GET  /channels/<id>/<k>.m3u8                   video variant k
  *   GET  /channels/<id>/audio/<group>/<lang>.m3u8  demuxed audio
  *   GET  /channels/<id>/subs/<lang>.m3u8           WebVTT subtitles
@@ -53,23 +53,23 @@ async function channelRoute(
 ) {
   const runtime = channelFor(ctx, id, rest === 'master.m3u8');
   const ttl = ctx.config.cacheTTL;
+  // `?start=` (and `&end=`): start-over and catch-up from the log (timeshift/).
+  const shifted = ctx.core.timeshift.range(url.searchParams);
   if (rest === 'master.m3u8') {
     const filter = url.searchParams.get('filter') ?? undefined;
-    return sendPlaylist(req, res, await runtime.playlists.master(filter), ttl);
+    const body = shifted
+      ? await ctx.core.timeshift.master(runtime, shifted, filter)
+      : await runtime.playlists.master(filter);
+    return sendPlaylist(req, res, body, ttl);
   }
+  const media = (key: string) =>
+    shifted ? ctx.core.timeshift.media(runtime, key, shifted) : runtime.playlists.mediaPlaylist(key);
   let m = rest.match(/^(\d+)\.m3u8$/);
-  if (m) return sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(`v${Number(m[1])}`), ttl);
+  if (m) return sendPlaylist(req, res, await media(`v${Number(m[1])}`), ttl);
   m = rest.match(/^audio\/([^/]+)\/([^/]+)\.m3u8$/);
-  if (m)
-    return sendPlaylist(
-      req,
-      res,
-      await runtime.playlists.mediaPlaylist(`a:${decodeSegment(m[1]!)}:${decodeSegment(m[2]!)}`),
-      ttl,
-    );
+  if (m) return sendPlaylist(req, res, await media(`a:${decodeSegment(m[1]!)}:${decodeSegment(m[2]!)}`), ttl);
   m = rest.match(/^subs\/([^/]+)\.m3u8$/);
-  if (m)
-    return sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(`s:${decodeSegment(m[1]!)}`), ttl);
+  if (m) return sendPlaylist(req, res, await media(`s:${decodeSegment(m[1]!)}`), ttl);
   throw notFound(`no playlist ${rest} on channel ${id}`);
 }
 

@@ -1,7 +1,8 @@
 /**
  * Playout logs in DynamoDB (table `playoutLog` of core/resources.ts: channelId + seq). Appending item
  * n+1 is a put that succeeds only if no item n+1 exists: the first engine task wins, the others read
- * its item. Items expire by TTL a day after they end, so `trim` has nothing to do.
+ * its item. Items expire by TTL `retainAfterEndS` (a day by default: start-over's retention) after they
+ * end, so `trim` has nothing to do.
  *
  * The channel's writer lease is one more item in the channel's partition, at seq -1 (reads start at
  * seq 0, so they never see it): `leaseOwner` and `leaseExpiresMs`, changed only by conditional writes.
@@ -24,6 +25,7 @@ export class DynamoDbPlayoutLogStore implements LeasingLogStore {
     private readonly ddb: DynamoDBDocumentClient,
     private readonly table = tableName(tables.playoutLog),
     private readonly clock: () => number = Date.now,
+    private readonly retainAfterEndS = RETAIN_AFTER_END_S,
   ) {}
 
   async read(channelId: string, fromSeq = 0): Promise<PlayoutItem[]> {
@@ -50,7 +52,7 @@ export class DynamoDbPlayoutLogStore implements LeasingLogStore {
             ...item,
             channelId,
             expiresAt:
-              Math.ceil(Math.max(item.startMs + item.durationMs, this.clock()) / 1000) + RETAIN_AFTER_END_S,
+              Math.ceil(Math.max(item.startMs + item.durationMs, this.clock()) / 1000) + this.retainAfterEndS,
           },
           ConditionExpression: 'attribute_not_exists(seq)',
         }),

@@ -4,7 +4,6 @@
  * the host it was sent to in the open local mode. The two reads the engine needs take `?tenant=`
  * (`*` = every tenant for the channel list), allowed to a `schedule:read-all` token and in local mode.
  */
-
 import { z } from 'zod';
 import { badRequest, conflict, forbidden, notFound } from '../../../core/errors';
 import { type ApiRequest, json, type Route } from '../../../core/http';
@@ -19,6 +18,7 @@ import type { Feed, ScheduleChannel, StoredFeed } from '../model';
 import { playbackUrl } from '../playback-id';
 import type { ChannelVersions } from '../stores/channel-store';
 import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
+import { scheduleAsRunRoutes } from './asrun-routes';
 import type { Caller } from './auth';
 import { READ_ALL_SCOPE } from './auth';
 import { epgRoutes } from './epg-routes';
@@ -394,5 +394,6 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       },
     },
     ...epgRoutes({ prefix: API_PREFIX, open, readTenant, pathId }),
+    ...scheduleAsRunRoutes({ prefix: API_PREFIX, open, readTenant, pathId }),
   ]);
 }

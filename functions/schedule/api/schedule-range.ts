@@ -4,6 +4,7 @@
  * today (UTC). Bad input is a 400 naming the parameter.
  */
 import { badRequest } from '../../../core/errors';
+import { parseIsoInstant } from '../../../core/time/iso-instant';
 
 export interface TimeRange {
   fromMs: number;
@@ -22,16 +23,6 @@ export function utcDayStart(date: string): number | undefined {
   // Date.UTC rolls 2024-02-30 over to March: a real day reads back unchanged.
   if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d)
     return undefined;
-  return ms;
-}
-
-/** ISO 8601 with a date, a time and a zone (Z or ±hh:mm): no locale-dependent Date.parse guesses. */
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
-
-function instant(value: string, field: string): number {
-  const ms = ISO_INSTANT.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms))
-    throw badRequest(`${field} must be an ISO 8601 UTC timestamp such as 2024-05-01T12:00:00Z`, field);
   return ms;
 }
 
@@ -59,10 +50,11 @@ export function scheduleRange(
     return { fromMs, toMs: fromMs + DAY_MS };
   }
   if (start === undefined) throw badRequest('start is required with end', 'start');
-  if (end === undefined && openEnd) return { fromMs: instant(start, 'start'), toMs: Number.MAX_SAFE_INTEGER };
+  if (end === undefined && openEnd)
+    return { fromMs: parseIsoInstant(start, 'start'), toMs: Number.MAX_SAFE_INTEGER };
   if (end === undefined) throw badRequest('end is required with start', 'end');
-  const fromMs = instant(start, 'start');
-  const toMs = instant(end, 'end');
+  const fromMs = parseIsoInstant(start, 'start');
+  const toMs = parseIsoInstant(end, 'end');
   if (toMs <= fromMs) throw badRequest('end must be after start', 'end');
   if (toMs - fromMs > maxRangeDays * DAY_MS)
     throw badRequest(`the range may span at most ${maxRangeDays} days`, 'end');

@@ -77,7 +77,15 @@
   hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => report.levels.push({ atMs: at(), level: data.level }));
   hls.on(Hls.Events.FRAG_CHANGED, (_event, data) => {
     const f = data.frag;
-    report.frags.push({ atMs: at(), sn: f.sn, cc: f.cc, level: f.level, url: f.url, start: f.start });
+    report.frags.push({
+      atMs: at(),
+      sn: f.sn,
+      cc: f.cc,
+      level: f.level,
+      url: f.url,
+      start: f.start,
+      programDateTimeMs: f.programDateTime ?? null,
+    });
   });
   // ?audioLang=<lang>&audioSwitchAtSec=<s>: switch the audio track once currentTime passes s.
   // ?subtitleLang=<lang>: show that subtitle track; every cue shown is recorded with its language.

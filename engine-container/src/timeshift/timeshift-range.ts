@@ -1,0 +1,46 @@
+/**
+ * The time-shifted window a playlist request asks for (`?start=` and `&end=`, docs/timeshift.md): ISO
+ * 8601 instants with a zone, or Unix seconds, as AWS MediaPackage's time-shifted viewing takes them.
+ * Pure; a bad value is a 400 naming the parameter.
+ */
+import { badRequest } from '../../../core/errors';
+import { parseIsoInstant } from '../../../core/time/iso-instant';
+
+export interface TimeshiftRange {
+  fromMs: number;
+  /** Absent: an EVENT playlist that grows with the live edge. */
+  toMs?: number;
+}
+
+const EPOCH_SECONDS = /^\d{1,11}(\.\d{1,3})?$/;
+
+function instant(value: string, field: string): number {
+  if (EPOCH_SECONDS.test(value)) return Math.round(Number(value) * 1000);
+  return parseIsoInstant(value, field);
+}
+
+/** The range of `?start=&end=`, or undefined when the request has no `start` (the live playlist). */
+export function timeshiftRange(
+  params: URLSearchParams,
+  nowMs: number,
+  retentionMs: number,
+): TimeshiftRange | undefined {
+  const start = params.get('start');
+  const end = params.get('end');
+  if (start === null) {
+    if (end !== null) throw badRequest('end needs start', 'start');
+    return undefined;
+  }
+  const fromMs = instant(start, 'start');
+  if (fromMs >= nowMs) throw badRequest('start must be in the past', 'start');
+  if (fromMs < nowMs - retentionMs)
+    throw badRequest(`start must be within the last ${Math.round(retentionMs / 3_600_000)} h`, 'start');
+  if (end === null) return { fromMs };
+  const toMs = instant(end, 'end');
+  if (toMs <= fromMs) throw badRequest('end must be after start', 'end');
+  return { fromMs, toMs };
+}
+
+/** The query a time-shifted master gives its renditions: the same window. */
+export const timeshiftQuery = (range: TimeshiftRange): string =>
+  `start=${range.fromMs / 1000}${range.toMs === undefined ? '' : `&end=${range.toMs / 1000}`}`;

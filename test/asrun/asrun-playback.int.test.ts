@@ -1,0 +1,120 @@
+/**
+ * The as-run log against what a real player played: a Loop channel with a preroll, made through the
+ * channel API and played by hls.js in Chromium; the item boundaries the player crossed (from the
+ * PROGRAM-DATE-TIME of the fragments it played) are the as-run log's, within one segment, and every
+ * fragment played lies in an entry of its kind. Runs where /usr/bin/chromium exists (CI installs it).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AsRunView } from '../../core/asrun/asrun-entry';
+import { waitFor } from '../../core/wait-for';
+import { type RunningSystem, startSystem } from '../../local/system';
+import { CHROMIUM_PATH, chromiumAvailable, type FragRecord, playInBrowser } from '../support/browser';
+import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import { waitOnAir } from '../support/on-air';
+import { type StaticServer, startStaticServer } from '../support/static-server';
+
+const noChromium = !chromiumAvailable();
+const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';
+/** The fixtures' segment length: the player's view of a boundary is a segment's start. */
+const SEGMENT_MS = 2000;
+
+let system: RunningSystem;
+let origin: StaticServer;
+let fixtures: FixturePaths;
+
+interface Played {
+  pdtMs: number;
+  kind: 'preroll' | 'vod';
+  cc: number;
+}
+
+/** The fragments the player entered, with their air time and what they are by their origin folder. */
+function played(frags: readonly FragRecord[]): Played[] {
+  return frags
+    .filter((f) => typeof f.programDateTimeMs === 'number')
+    .map((f) => ({
+      pdtMs: f.programDateTimeMs!,
+      kind: new URL(f.url).pathname.startsWith('/preroll/') ? ('preroll' as const) : ('vod' as const),
+      cc: f.cc,
+    }));
+}
+
+describe(`the as-run log of a channel hls.js played${skipReason}`, () => {
+  beforeAll(async () => {
+    if (noChromium) return;
+    fixtures = await ensureFixtures();
+    origin = await startStaticServer(fixtures.root);
+    system = await startSystem({
+      ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
+      services: ['channel', 'engine'],
+      env: { LOG_LEVEL: 'silent' },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await system?.stop();
+    await origin?.close();
+  });
+
+  it.skipIf(noChromium)(
+    'has the boundaries the player crossed, within one segment, and each fragment in an entry of its kind',
+    async () => {
+      const tokenRes = await fetch(`${system.urls.channel}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ company: 'Billing', email: 'asrun@billing.test' }),
+      });
+      const { token } = (await tokenRes.json()) as { token: string };
+      const jwt = { 'x-jwt': `Bearer ${token}` };
+      const created = await fetch(`${system.urls.channel}/channel`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...jwt },
+        body: JSON.stringify({
+          name: 'asrun-browser',
+          type: 'Loop',
+          url: `${origin.url}/${fixtures.vodA.path}`,
+          opts: { preroll: { url: `${origin.url}/${fixtures.preroll.path}`, duration: '6000' } },
+        }),
+      });
+      expect(created.status).toBe(201);
+      const { id, playback } = (await created.json()) as { id: string; playback: string };
+      await waitOnAir(playback);
+
+      // vod-a is 20 s and the preroll 6 s: any 45 s hold at least two boundaries.
+      const play = await playInBrowser(playback, { seconds: 45 });
+      expect(play.started).toBe(true);
+      const frags = played(play.raw.frags);
+      expect(frags.length).toBeGreaterThan(10);
+      const lastPdt = frags[frags.length - 1]!.pdtMs;
+
+      // The entry holding the last fragment played is in the log once it has aired.
+      const asRun = await waitFor(
+        async () =>
+          (await (
+            await fetch(`${system.urls.channel}/channel/${id}/asrun`, { headers: jwt })
+          ).json()) as AsRunView[],
+        (list) => list.some((e) => e.endMs > lastPdt),
+        { timeoutMs: 60_000, what: 'the as-run log past the last fragment played', intervalMs: 1000 },
+      );
+
+      for (const f of frags) {
+        const entry = asRun.find((e) => e.startMs <= f.pdtMs && f.pdtMs < e.endMs);
+        expect(entry?.kind, `fragment at ${new Date(f.pdtMs).toISOString()}`).toBe(f.kind);
+      }
+      // Where the player crossed a discontinuity (an item boundary), and the as-run's boundaries then.
+      const crossed = frags.filter((f, k) => k > 0 && f.cc !== frags[k - 1]!.cc).map((f) => f.pdtMs);
+      const boundaries = asRun.map((e) => e.startMs).filter((ms) => ms > frags[0]!.pdtMs && ms <= lastPdt);
+      console.info(
+        `played ${frags.length} fragments; boundaries crossed ${crossed.length}, in the as-run ${boundaries.length}; ` +
+          `offsets ms ${crossed.map((c, k) => c - (boundaries[k] ?? Number.NaN)).join(', ')}`,
+      );
+      expect(boundaries.length).toBeGreaterThanOrEqual(2);
+      expect(crossed).toHaveLength(boundaries.length);
+      crossed.forEach((c, k) => {
+        expect(c - boundaries[k]!).toBeGreaterThanOrEqual(0);
+        expect(c - boundaries[k]!).toBeLessThan(SEGMENT_MS);
+      });
+    },
+    180_000,
+  );
+});
