@@ -4,9 +4,10 @@
  * (segment-tags.ts). The break's ID and START-DATE were fixed when its segments entered the log
  * (live/live-cues.ts); the splice_info_section is the source's, else one made here (scte35.ts).
  */
+
+import { quotedSafe } from '../hls/attributes';
 import type { SegmentCue } from '../hls/parse-cues';
 import type { WindowSegment } from '../playout/window';
-import { quotedSafe } from '../hls/attributes';
 import { isoDate } from '../util/iso-date';
 import { scte35SpliceInsert } from './scte35';
 
