@@ -4,6 +4,9 @@
  * sliding window (8 segments) and deleted segments (80 s after they leave it), into a temp folder served by the static server.
  * With `demuxedAudio`, the rungs are video only and the sound is one English TYPE=AUDIO rendition
  * (group `aud`, its own playlist and segments).
+ * With `cmaf`, fMP4 segments (`-hls_segment_type fmp4`, an init section per rung), with ffmpeg's usual
+ * live window (`-hls_list_size 6 -hls_flags delete_segments`: a segment is deleted one segment after
+ * it leaves the playlist), as most live packagers do.
  * stop() kills ffmpeg by its pid (the playlist stays, frozen: a source that stopped sending).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -12,7 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { waitFor } from '../../core/wait-for';
-import { type StaticServer, startStaticServer } from './static-server';
+import { type ServedRequest, type StaticServer, startStaticServer } from './static-server';
 
 export const LIVE_SEGMENT_S = 2;
 
@@ -24,11 +27,15 @@ export interface LiveSource {
   kill(): void;
   /** Kills ffmpeg, stops the server, removes the folder. */
   close(): Promise<void>;
+  /** Requests the source answered so far (a segment it deleted answers 404). */
+  requests(): readonly ServedRequest[];
 }
 
 export interface LiveSourceOptions {
   /** Video-only rungs and an English audio rendition (EXT-X-MEDIA TYPE=AUDIO) instead of muxed audio. */
   demuxedAudio?: boolean;
+  /** fMP4 segments and ffmpeg's usual live window: 6 segments, each deleted as soon as it left it. */
+  cmaf?: boolean;
 }
 
 /** The outputs: 2 rungs with muxed audio, or 2 video-only rungs and one audio rendition. */
@@ -57,12 +64,15 @@ export async function startLiveSource(options: LiveSourceOptions = {}): Promise<
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
     ...['-g', '50', '-keyint_min', '50', '-sc_threshold', '0', '-b:v:0', '300k', '-b:v:1', '800k'],
     ...['-c:a', 'aac', '-b:a', '64k', '-ac', '2'],
-    ...['-f', 'hls', '-hls_time', String(LIVE_SEGMENT_S), '-hls_list_size', '8'],
+    ...['-f', 'hls', '-hls_time', String(LIVE_SEGMENT_S), '-hls_list_size', options.cmaf ? '6' : '8'],
     ...['-hls_flags', 'delete_segments+independent_segments+temp_file'],
-    // Deleted only 80 s after they leave the playlist: the channel lists a live segment for its whole
-    // window after the source did (docs/live-mixing.md, "What the source must do").
-    ...['-hls_delete_threshold', '40'],
-    ...['-hls_segment_filename', path.join(dir, 'v%v_%d.ts'), '-master_pl_name', 'master.m3u8'],
+    // Deleted only 80 s after they leave the playlist: a player that falls far behind the channel's
+    // live edge still finds them. A CMAF source keeps ffmpeg's default: one segment after.
+    ...(options.cmaf
+      ? ['-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init_%v.mp4']
+      : ['-hls_delete_threshold', '40']),
+    ...['-hls_segment_filename', path.join(dir, `v%v_%d.${options.cmaf ? 'm4s' : 'ts'}`)],
+    ...['-master_pl_name', 'master.m3u8'],
     ...['-var_stream_map', out.varStreamMap, path.join(dir, 'v%v.m3u8')],
   ];
   const ffmpeg: ChildProcess = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -76,7 +86,9 @@ export async function startLiveSource(options: LiveSourceOptions = {}): Promise<
   };
   // Ready once both rungs list a few segments (a source a channel can join).
   await waitFor(
-    async () => existsSync(path.join(dir, 'master.m3u8')) && existsSync(path.join(dir, 'v1_3.ts')),
+    async () =>
+      existsSync(path.join(dir, 'master.m3u8')) &&
+      existsSync(path.join(dir, `v1_3.${options.cmaf ? 'm4s' : 'ts'}`)),
     (ready) => ready,
     { timeoutMs: 30_000, what: 'the live source' },
   );
@@ -84,6 +96,7 @@ export async function startLiveSource(options: LiveSourceOptions = {}): Promise<
     url: `${server.url}/master.m3u8`,
     pid,
     kill,
+    requests: () => server.requests(),
     close: async () => {
       kill();
       await server.close();
