@@ -192,6 +192,44 @@ describe('live sources as packagers make them', () => {
     expect(missing).toEqual([]);
   });
 
+  it('costs a player at its default live position no stall when a 6-segment source dies: the log falls behind the clock by less than its hold-back', async () => {
+    const ch = channelWith('cmaf', { windowSize: 6 });
+    await ch.playout.advance();
+    const start = ch.clock.now + 20_000;
+    ch.playout.setSchedule([
+      {
+        eventId: 'ev',
+        assetId: 'ev',
+        title: 'Live',
+        type: 1,
+        start_time: start,
+        end_time: start + 120_000,
+        uri: ch.source.uri,
+      },
+    ]);
+    let leadMs = 0;
+    for (; ch.clock.now < start + 20_000; ch.clock.now += 500) {
+      if (ch.playout.nextWakeMs() <= ch.clock.now) await ch.playout.advance();
+      if (ch.clock.now > start) {
+        const last = ch.playout.tail.last!;
+        leadMs = Math.max(leadMs, last.startMs + last.durationMs - ch.clock.now);
+      }
+    }
+    ch.source.stop();
+    let behindMs = 0;
+    for (const stoppedAt = ch.clock.now; ch.clock.now < stoppedAt + 30_000; ch.clock.now += 500) {
+      if (ch.playout.nextWakeMs() <= ch.clock.now) await ch.playout.advance();
+      const last = ch.playout.tail.last!;
+      behindMs = Math.max(behindMs, ch.clock.now - (last.startMs + last.durationMs));
+    }
+    const holdBackMs = PLAYER_HOLDBACK_TARGET_DURATIONS * 2000;
+    console.log(
+      `6-segment source: the log leads the clock by at most ${leadMs} ms while live; after the source died it fell ${behindMs} ms behind the clock (a player at its default position holds ${holdBackMs} ms)`,
+    );
+    expect(ch.playout.tail.last!.kind).toBe('vod');
+    expect(behindMs).toBeLessThan(holdBackMs - 2000);
+  });
+
   it('keeps byte ranges with explicit offsets and the init section byte range', async () => {
     const ch = channelWith('byterange');
     const { reloads } = await throughEvent(ch);

@@ -18,7 +18,7 @@
  *   `EXT-X-DISCONTINUITY-SEQUENCE` counting those that left the window).
  * Segment n ends, and is listed, at startMs + (n + 1) * segmentMs, in a window of `windowSize` (6, as
  * `-hls_list_size 6`), and is deleted one segment after it leaves it (`-hls_flags delete_segments`):
- * `exists(uri)` says whether a player fetching it now would get it.
+ * `exists(uri)` says whether a player fetching it now would get it; stop() freezes the source.
  */
 import type { FakeOrigin } from '../engine/helpers/playlists';
 
@@ -61,7 +61,8 @@ export function packagerSource(
   const tdS = Math.ceil(segmentMs / 1000);
   const s = (ms: number) => (ms / 1000).toFixed(6);
   const fmp4 = shape !== 'ts' && shape !== 'aes128' && shape !== 'discontinuity' && shape !== 'cues';
-  const produced = () => Math.floor((clock.now - startMs) / segmentMs);
+  let frozenAt: number | undefined;
+  const produced = () => Math.floor(((frozenAt ?? clock.now) - startMs) / segmentMs);
   const pdt = (n: number) => new Date(startMs + n * segmentMs).toISOString();
   const segName = (v: string, n: number) => `${v}_${n}.${fmp4 ? 'm4s' : 'ts'}`;
 
@@ -166,5 +167,9 @@ export function packagerSource(
     segmentMs,
     isLive: (uri: string) => uri.startsWith(`${base}/`),
     exists,
+    /** The encoder dies: the playlist stays as it was. */
+    stop: () => {
+      frozenAt = clock.now;
+    },
   };
 }
