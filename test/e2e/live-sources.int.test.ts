@@ -1,11 +1,12 @@
 /**
- * Live sources as packagers make them, end to end (docs/live-mixing.md): a channel of TS VODs with
- * 2 s segments and demuxed audio (the `demuxed` fixture) switches to a real ffmpeg `-re` CMAF source
- * (one track per file: video-only rungs and an audio rendition) with ffmpeg's usual live window
- * (`-hls_segment_type fmp4 -hls_list_size 6 -hls_flags delete_segments`: each segment deleted one
- * segment after it leaves the playlist), and back. The channel lists the source's init sections on its
- * live segments, the RFC 8216 rules hold on every reload, the source answers no 404, and hls.js in
- * Chromium plays through both switches.
+ * Live sources as packagers make them, end to end (docs/live-mixing.md), each shape through a switch
+ * in and out, played in hls.js in Chromium:
+ * - a channel of TS VODs with 2 s segments and demuxed audio (the `demuxed` fixture) switches to a real
+ *   ffmpeg `-re` CMAF source (one track per file: video-only rungs and an audio rendition) with
+ *   ffmpeg's usual live window (`-hls_segment_type fmp4 -hls_list_size 6 -hls_flags delete_segments`:
+ *   each segment deleted one segment after it leaves the playlist): the source answers no 404;
+ * - a channel of CMAF VODs (the `cmaf` fixture) switches to an ffmpeg TS source with demuxed audio.
+ * The channel lists the right init section on every segment, the RFC 8216 rules hold on every reload.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
@@ -29,36 +30,40 @@ import { type StaticServer, startStaticServer } from '../support/static-server';
 /** The VODs' and the source's segment length: a player sits 3 of them (6 s) behind the live edge. */
 const TARGET_DURATION_S = 2;
 let origin: StaticServer;
-let source: LiveSource;
-let engine: Engine;
-let base: string;
-let events: ScheduleEvent[] = [];
+let fixtures: Awaited<ReturnType<typeof ensureFixtures>>;
+const sources: LiveSource[] = [];
+const engines: Engine[] = [];
 
 beforeAll(async () => {
-  const fixtures = await ensureFixtures();
+  fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
-  source = await startLiveSource({ cmaf: true, demuxedAudio: true });
-  const vod = `${origin.url}/${fixtures.demuxed.path}`;
-  engine = new Engine(new ScriptedAssetManager(() => vodResponse(vod)), {
+}, 60_000);
+
+afterAll(async () => {
+  for (const s of sources) await s.close();
+  for (const e of engines) await e.stop();
+  await origin?.close();
+});
+
+/** A channel on one engine playing `vodPath` (VOD2Live) and the LIVE events `events()` gives. */
+async function channelOn(vodPath: string, events: () => ScheduleEvent[]): Promise<string> {
+  const vod = `${origin.url}/${vodPath}`;
+  const engine = new Engine(new ScriptedAssetManager(() => vodResponse(vod)), {
     port: 0,
     host: '127.0.0.1',
     useDemuxedAudio: true,
     useVTTSubtitles: true,
     forceTargetDuration: TARGET_DURATION_S,
     scheduleRefreshIntervalMs: 1000,
-    channelManager: { getChannels: () => [{ id: 'cmaf', name: 'CMAF live' }] },
-    streamSwitchManager: { getSchedule: async () => events },
+    channelManager: { getChannels: () => [{ id: 'mix', name: 'Mix' }] },
+    streamSwitchManager: { getSchedule: async () => events() },
   });
+  engines.push(engine);
   await engine.start();
-  base = `http://127.0.0.1:${engine.port}/channels/cmaf`;
+  const base = `http://127.0.0.1:${engine.port}/channels/mix`;
   await waitOnAir(`${base}/master.m3u8`, 30_000);
-}, 60_000);
-
-afterAll(async () => {
-  await source?.close();
-  await engine?.stop();
-  await origin?.close();
-});
+  return base;
+}
 
 const text = async (url: string) => (await fetch(url)).text();
 
@@ -68,77 +73,120 @@ function segmentsSeen(reloads: MediaPlaylist[]) {
   return [...byMsn.values()].sort((a, b) => a.mediaSequence - b.mediaSequence);
 }
 
-describe('a CMAF live source with a 6-segment window', () => {
-  it('plays in and out of a TS channel in hls.js with its init sections, no 404 and no stall', async () => {
-    const master = parseMasterPlaylist(await text(`${base}/master.m3u8`));
-    const audioPath = master.renditions.find((r) => r.uri?.startsWith('audio/'))!.uri!;
-    const start = Date.now() + 15_000;
-    const end = start + 30_000;
-    const until = end + 20_000;
-    events = [
-      {
-        eventId: 'cmaf',
-        assetId: 'cmaf',
-        title: 'CMAF',
-        type: 1,
-        start_time: start,
-        end_time: end,
-        uri: source.url,
-      },
-    ];
-    const watchS = (until - Date.now()) / 1000;
-    const browser: Promise<BrowserPlayback | undefined> = chromiumAvailable()
-      ? playInBrowser(`${base}/master.m3u8`, { seconds: watchS })
-      : Promise.resolve(undefined);
+interface Expected {
+  /** Is this the EXT-X-MAP a live segment of the video (0), and of the audio, playlist must have? */
+  videoMap: (mapUri: string | undefined) => boolean;
+  audioMap: (mapUri: string | undefined) => boolean;
+}
 
-    const isLive = (uri: string) => uri.startsWith(source.url.replace('master.m3u8', ''));
-    const video: MediaPlaylist[] = [];
-    const audio: MediaPlaylist[] = [];
-    let previous = '';
-    while (Date.now() < until) {
-      previous = await waitFor(
-        () => text(`${base}/0.m3u8`),
-        (body) => body !== previous,
-        { what: "the channel's next playlist", timeoutMs: 20_000 },
-      );
-      video.push(parseMediaPlaylist(previous));
-      audio.push(parseMediaPlaylist(await text(`${base}/${audioPath}`)));
-    }
-    expect(checkReloads(video)).toEqual([]);
-    expect(checkReloads(audio)).toEqual([]);
+/**
+ * Schedules one 30 s LIVE event of `source` 15 s from now, reloads the channel's video and first
+ * audio playlist until 20 s after it while hls.js plays it, and checks both.
+ */
+async function throughLive(
+  base: string,
+  source: LiveSource,
+  setEvents: (e: ScheduleEvent[]) => void,
+  want: Expected,
+) {
+  const master = parseMasterPlaylist(await text(`${base}/master.m3u8`));
+  const audioPath = master.renditions.find((r) => r.uri?.startsWith('audio/'))!.uri!;
+  const start = Date.now() + 15_000;
+  const end = start + 30_000;
+  const until = end + 20_000;
+  setEvents([
+    {
+      eventId: 'live',
+      assetId: 'live',
+      title: 'Live',
+      type: 1,
+      start_time: start,
+      end_time: end,
+      uri: source.url,
+    },
+  ]);
+  const watchS = (until - Date.now()) / 1000;
+  const browser: Promise<BrowserPlayback | undefined> = chromiumAvailable()
+    ? playInBrowser(`${base}/master.m3u8`, { seconds: watchS })
+    : Promise.resolve(undefined);
 
-    const init = (name: string) => source.url.replace('master.m3u8', name);
-    for (const [reloads, initName] of [
-      [video, 'init_0.mp4'],
-      [audio, 'init_English.mp4'],
-    ] as const) {
-      const segments = segmentsSeen(reloads);
-      const live = segments.filter((s) => isLive(s.uri));
-      expect(live.length).toBeGreaterThanOrEqual(12);
-      expect(live.every((s) => s.map?.uri === init(initName))).toBe(true);
-      const after = segments[segments.indexOf(live.at(-1)!) + 1]!;
-      expect(live.filter((s) => s.discontinuity)).toEqual([live[0]]);
-      expect(after.discontinuity).toBe(true);
-      expect(after.map?.uri).not.toBe(init(initName));
-    }
+  const isLive = (uri: string) => uri.startsWith(source.url.replace('master.m3u8', ''));
+  const video: MediaPlaylist[] = [];
+  const audio: MediaPlaylist[] = [];
+  let previous = '';
+  while (Date.now() < until) {
+    previous = await waitFor(
+      () => text(`${base}/0.m3u8`),
+      (body) => body !== previous,
+      { what: "the channel's next playlist", timeoutMs: 20_000 },
+    );
+    video.push(parseMediaPlaylist(previous));
+    audio.push(parseMediaPlaylist(await text(`${base}/${audioPath}`)));
+  }
+  expect(checkReloads(video)).toEqual([]);
+  expect(checkReloads(audio)).toEqual([]);
+  for (const [reloads, mapOf] of [
+    [video, want.videoMap],
+    [audio, want.audioMap],
+  ] as const) {
+    const segments = segmentsSeen(reloads);
+    const live = segments.filter((s) => isLive(s.uri));
+    expect(live.length).toBeGreaterThanOrEqual(12);
+    expect(live.filter((s) => !mapOf(s.map?.uri))).toEqual([]);
+    const after = segments[segments.indexOf(live.at(-1)!) + 1]!;
+    expect(live.filter((s) => s.discontinuity)).toEqual([live[0]]);
+    expect(after.discontinuity).toBe(true);
+    expect(after.map?.uri).not.toBe(live.at(-1)!.map?.uri);
+    expect(isLive(after.map?.uri ?? '')).toBe(false);
+  }
 
+  const play = await browser;
+  if (play) {
+    const context = () => `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}`;
+    console.log(
+      `hls.js: played ${play.playedSeconds.toFixed(1)} s, ${play.discontinuitiesCrossed} discontinuities crossed; ${context()}`,
+    );
+    expect(play.fatalErrors, context()).toEqual([]);
+    expect(play.errors.filter(isSegmentLoadError), context()).toEqual([]);
+    // Nothing hls.js says about a live segment or an init section of the source.
+    expect(
+      play.errors.filter((e) => isLive(e.url ?? '')),
+      context(),
+    ).toEqual([]);
+    expect(play.stalls, context()).toBe(0);
+    expect(play.discontinuitiesCrossed).toBeGreaterThanOrEqual(2);
+  }
+}
+
+describe('live sources as packagers make them, in hls.js', () => {
+  it('plays a CMAF source with a 6-segment window in and out of a TS channel with its init sections, no 404 and no stall', async () => {
+    const source = await startLiveSource({ cmaf: true, demuxedAudio: true });
+    sources.push(source);
+    let events: ScheduleEvent[] = [];
+    const base = await channelOn(fixtures.demuxed.path, () => events);
+    const init = (name: string) => (uri: string | undefined) =>
+      uri === source.url.replace('master.m3u8', name);
+    await throughLive(base, source, (e) => (events = e), {
+      videoMap: init('init_0.mp4'),
+      audioMap: init('init_English.mp4'),
+    });
     const sourceSegments = source.requests().filter((r) => /\.(m4s|mp4)$/.test(r.path));
     const notFound = sourceSegments.filter((r) => r.status === 404);
     console.log(
       `CMAF live source: ${sourceSegments.length} segment requests at the source, ${notFound.length} answered 404`,
     );
+    expect(sourceSegments.length).toBeGreaterThan(20);
     expect(notFound).toEqual([]);
+  }, 150_000);
 
-    const play = await browser;
-    if (play) {
-      const context = () => `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}`;
-      console.log(
-        `hls.js: played ${play.playedSeconds.toFixed(1)} s, ${play.discontinuitiesCrossed} discontinuities crossed; ${context()}`,
-      );
-      expect(play.fatalErrors, context()).toEqual([]);
-      expect(play.errors.filter(isSegmentLoadError), context()).toEqual([]);
-      expect(play.stalls, context()).toBe(0);
-      expect(play.discontinuitiesCrossed).toBeGreaterThanOrEqual(2);
-    }
+  it('plays a TS source in and out of a CMAF channel: each TS segment with a map of its own PAT/PMT, no stall', async () => {
+    const source = await startLiveSource({ demuxedAudio: true });
+    sources.push(source);
+    let events: ScheduleEvent[] = [];
+    const base = await channelOn(fixtures.cmaf.path, () => events);
+    // A TS item in a window that lists fMP4 gets an EXT-X-MAP of its own first segment's PAT/PMT.
+    const ownTs = (rendition: string) => (uri: string | undefined) =>
+      uri?.startsWith(source.url.replace('master.m3u8', rendition)) === true && uri.endsWith('.ts');
+    await throughLive(base, source, (e) => (events = e), { videoMap: ownTs('v0_'), audioMap: ownTs('v') });
   }, 150_000);
 });
