@@ -77,41 +77,48 @@ interface Expected {
   /** Is this the EXT-X-MAP a live segment of the video (0), and of the audio, playlist must have? */
   videoMap: (mapUri: string | undefined) => boolean;
   audioMap: (mapUri: string | undefined) => boolean;
+  /** More checks on the live segments of the video playlist and on its reloads' text. */
+  more?: (live: MediaPlaylist['segments'], texts: string[]) => void;
+}
+
+interface Live {
+  source: LiveSource;
+  want: Expected;
 }
 
 /**
- * Schedules one 30 s LIVE event of `source` 15 s from now, reloads the channel's video and first
- * audio playlist until 20 s after it while hls.js plays it, and checks both.
+ * Schedules a LIVE event of each source, from 15 s from now (one of 30 s, or several of 20 s with 8 s
+ * of VOD between them), reloads the channel's video and first audio playlist until 20 s after the last
+ * while hls.js plays it, and checks both.
  */
-async function throughLive(
-  base: string,
-  source: LiveSource,
-  setEvents: (e: ScheduleEvent[]) => void,
-  want: Expected,
-) {
+async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void, lives: Live[]) {
   const master = parseMasterPlaylist(await text(`${base}/master.m3u8`));
   const audioPath = master.renditions.find((r) => r.uri?.startsWith('audio/'))!.uri!;
-  const start = Date.now() + 15_000;
-  const end = start + 30_000;
-  const until = end + 20_000;
-  setEvents([
-    {
-      eventId: 'live',
-      assetId: 'live',
+  const eventMs = lives.length === 1 ? 30_000 : 20_000;
+  const first = Date.now() + 15_000;
+  const events = lives.map(({ source }, k) => {
+    const start = first + k * (eventMs + 8000);
+    return {
+      eventId: `live${k}`,
+      assetId: `live${k}`,
       title: 'Live',
       type: 1,
       start_time: start,
-      end_time: end,
+      end_time: start + eventMs,
       uri: source.url,
-    },
-  ]);
+    };
+  });
+  const until = events.at(-1)!.end_time + 20_000;
+  setEvents(events);
   const watchS = (until - Date.now()) / 1000;
   const browser: Promise<BrowserPlayback | undefined> = chromiumAvailable()
     ? playInBrowser(`${base}/master.m3u8`, { seconds: watchS })
     : Promise.resolve(undefined);
 
-  const isLive = (uri: string) => uri.startsWith(source.url.replace('master.m3u8', ''));
+  const fromAny = (uri: string) =>
+    lives.some(({ source }) => uri.startsWith(source.url.replace('master.m3u8', '')));
   const video: MediaPlaylist[] = [];
+  const texts: string[] = [];
   const audio: MediaPlaylist[] = [];
   let previous = '';
   while (Date.now() < until) {
@@ -121,23 +128,28 @@ async function throughLive(
       { what: "the channel's next playlist", timeoutMs: 20_000 },
     );
     video.push(parseMediaPlaylist(previous));
+    texts.push(previous);
     audio.push(parseMediaPlaylist(await text(`${base}/${audioPath}`)));
   }
   expect(checkReloads(video)).toEqual([]);
   expect(checkReloads(audio)).toEqual([]);
-  for (const [reloads, mapOf] of [
-    [video, want.videoMap],
-    [audio, want.audioMap],
-  ] as const) {
-    const segments = segmentsSeen(reloads);
-    const live = segments.filter((s) => isLive(s.uri));
-    expect(live.length).toBeGreaterThanOrEqual(12);
-    expect(live.filter((s) => !mapOf(s.map?.uri))).toEqual([]);
-    const after = segments[segments.indexOf(live.at(-1)!) + 1]!;
-    expect(live.filter((s) => s.discontinuity)).toEqual([live[0]]);
-    expect(after.discontinuity).toBe(true);
-    expect(after.map?.uri).not.toBe(live.at(-1)!.map?.uri);
-    expect(isLive(after.map?.uri ?? '')).toBe(false);
+  for (const { source, want } of lives) {
+    const isLive = (uri: string) => uri.startsWith(source.url.replace('master.m3u8', ''));
+    for (const [reloads, mapOf] of [
+      [video, want.videoMap],
+      [audio, want.audioMap],
+    ] as const) {
+      const segments = segmentsSeen(reloads);
+      const live = segments.filter((s) => isLive(s.uri));
+      expect(live.length).toBeGreaterThanOrEqual(eventMs / 2000 - 3);
+      expect(live.filter((s) => !mapOf(s.map?.uri))).toEqual([]);
+      const after = segments[segments.indexOf(live.at(-1)!) + 1]!;
+      expect(live.filter((s) => s.discontinuity)).toEqual([live[0]]);
+      expect(after.discontinuity).toBe(true);
+      expect(after.map?.uri).not.toBe(live.at(-1)!.map?.uri);
+      expect(fromAny(after.map?.uri ?? '')).toBe(false);
+      if (reloads === video) want.more?.(live, texts);
+    }
   }
 
   const play = await browser;
@@ -150,7 +162,7 @@ async function throughLive(
     expect(play.errors.filter(isSegmentLoadError), context()).toEqual([]);
     // Nothing hls.js says about a live segment or an init section of the source.
     expect(
-      play.errors.filter((e) => isLive(e.url ?? '')),
+      play.errors.filter((e) => fromAny(e.url ?? '')),
       context(),
     ).toEqual([]);
     expect(play.stalls, context()).toBe(0);
@@ -166,10 +178,9 @@ describe('live sources as packagers make them, in hls.js', () => {
     const base = await channelOn(fixtures.demuxed.path, () => events);
     const init = (name: string) => (uri: string | undefined) =>
       uri === source.url.replace('master.m3u8', name);
-    await throughLive(base, source, (e) => (events = e), {
-      videoMap: init('init_0.mp4'),
-      audioMap: init('init_English.mp4'),
-    });
+    await throughLive(base, (e) => (events = e), [
+      { source, want: { videoMap: init('init_0.mp4'), audioMap: init('init_English.mp4') } },
+    ]);
     const sourceSegments = source.requests().filter((r) => /\.(m4s|mp4)$/.test(r.path));
     const notFound = sourceSegments.filter((r) => r.status === 404);
     console.log(
@@ -187,6 +198,49 @@ describe('live sources as packagers make them, in hls.js', () => {
     // A TS item in a window that lists fMP4 gets an EXT-X-MAP of its own first segment's PAT/PMT.
     const ownTs = (rendition: string) => (uri: string | undefined) =>
       uri?.startsWith(source.url.replace('master.m3u8', rendition)) === true && uri.endsWith('.ts');
-    await throughLive(base, source, (e) => (events = e), { videoMap: ownTs('v0_'), audioMap: ownTs('v') });
+    await throughLive(base, (e) => (events = e), [
+      { source, want: { videoMap: ownTs('v0_'), audioMap: ownTs('v') } },
+    ]);
+  }, 150_000);
+
+  it('plays an AES-128 TS source, then a byte-range CMAF source, in and out of a TS channel: keys and ranges passed through, no stall', async () => {
+    const [aes, ranges] = await Promise.all([
+      startLiveSource({ demuxedAudio: true, aes128: true }),
+      startLiveSource({ demuxedAudio: true, cmaf: true, singleFile: true }),
+    ]);
+    sources.push(aes, ranges);
+    let events: ScheduleEvent[] = [];
+    const base = await channelOn(fixtures.demuxed.path, () => events);
+    const at = (s: LiveSource, name: string) => s.url.replace('master.m3u8', name);
+    const key = `#EXT-X-KEY:METHOD=AES-128,URI="${at(aes, 'key.bin')}",IV=0x`;
+    await throughLive(base, (e) => (events = e), [
+      {
+        source: aes,
+        want: {
+          videoMap: (uri) => uri === undefined,
+          audioMap: (uri) => uri === undefined,
+          more: (live, texts) => {
+            const withKey = texts.filter((t) => t.includes(key));
+            expect(withKey.length).toBeGreaterThan(0);
+            // The key in force on the first live segment of every playlist that lists one, and none after.
+            for (const t of withKey)
+              expect(t.indexOf(key)).toBeLessThan(t.indexOf(live.find((s) => t.includes(s.uri))!.uri));
+            expect(texts.some((t) => t.includes('#EXT-X-KEY:METHOD=NONE'))).toBe(true);
+          },
+        },
+      },
+      {
+        source: ranges,
+        want: {
+          videoMap: (uri) => uri === at(ranges, 'v0.m4s'),
+          audioMap: (uri) => uri === at(ranges, 'vEnglish.m4s'),
+          more: (live) => {
+            expect(
+              live.every((s) => s.uri === at(ranges, 'v0.m4s') && /^\d+@\d+$/.test(s.byteRange ?? '')),
+            ).toBe(true);
+          },
+        },
+      },
+    ]);
   }, 150_000);
 });
