@@ -160,9 +160,17 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
     );
     expect(play.fatalErrors, context()).toEqual([]);
     expect(play.errors.filter(isSegmentLoadError), context()).toEqual([]);
-    // Nothing hls.js says about a live segment or an init section of the source.
+    // Nothing hls.js says about fetching, decrypting or parsing a live segment or an init section of
+    // the source. How the buffer meets at a seam (an append that adds nothing, a hole jumped) is the
+    // seams' business (issue 20, deliverable 3): printed above, not judged here.
+    const seam = new Set([
+      'bufferAppendNoProgress',
+      'bufferSeekOverHole',
+      'bufferStalledError',
+      'bufferNudgeOnStall',
+    ]);
     expect(
-      play.errors.filter((e) => fromAny(e.url ?? '')),
+      play.errors.filter((e) => fromAny(e.url ?? '') && !seam.has(e.details)),
       context(),
     ).toEqual([]);
     expect(play.stalls, context()).toBe(0);
