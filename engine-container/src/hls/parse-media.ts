@@ -5,6 +5,7 @@
  * made absolute because our playlists are served from another origin.
  */
 import { attr, parseAttributes, resolveUri, serialiseAttributes, withAbsoluteUri } from './attributes';
+import { mergeCues, readCueTag, type SegmentCue } from './parse-cues';
 import { PlaylistError } from './parse-master';
 
 export interface ByteRange {
@@ -24,6 +25,8 @@ export interface SourceSegment {
   discontinuity: boolean;
   /** Synthetic gap segment: rendered with EXT-X-GAP (never fetched). */
   gap?: boolean;
+  /** An ad cue before this segment (parse-cues.ts); rendered for live items only. */
+  cue?: SegmentCue;
 }
 
 export interface MediaPlaylist {
@@ -58,6 +61,7 @@ export function parseMediaPlaylist(text: string, baseUrl: string): MediaPlaylist
   let rangeText: string | undefined;
   let discontinuity = false;
   let previousRange: { uri: string; end: number } | undefined;
+  let cue: SegmentCue | undefined;
 
   for (const line of lines) {
     if (line === '') continue;
@@ -82,12 +86,16 @@ export function parseMediaPlaylist(text: string, baseUrl: string): MediaPlaylist
       keys = keysByFormat.size ? [...keysByFormat.values()].join('\n') : undefined;
     } else if (line.startsWith('#EXT-X-MAP:')) {
       map = `#EXT-X-MAP:${serialiseAttributes(withAbsoluteUri(parseAttributes(line.slice(11)), baseUrl))}`;
+    } else if (line.startsWith('#EXT-X-CUE') || line.startsWith('#EXT-X-DATERANGE:')) {
+      const read = readCueTag(line);
+      if (read) cue = mergeCues(cue, read);
     } else if (!line.startsWith('#')) {
       if (durationMs === undefined) throw new PlaylistError(`segment "${line}" has no EXTINF`);
       const uri = resolveUri(line, baseUrl);
       const byterange = rangeText === undefined ? undefined : parseByteRange(rangeText, previousRange, uri);
       previousRange = byterange ? { uri, end: byterange.offset + byterange.length } : undefined;
-      segments.push({ uri, durationMs, byterange, keys, map, discontinuity });
+      segments.push({ uri, durationMs, byterange, keys, map, discontinuity, ...(cue ? { cue } : {}) });
+      cue = undefined;
       durationMs = undefined;
       rangeText = undefined;
       discontinuity = false;

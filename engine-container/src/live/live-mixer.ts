@@ -14,7 +14,9 @@ import type { ItemDraft, PlayoutItem } from '../playout/item';
 import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import { buildParsedVod } from '../vod/parsed-vod';
+import { openBreakAt, placeCues } from './live-cues';
 import { isValidEvent, nextLiveStartMs, switchInEvent } from './live-events';
+import { liveLead } from './live-lead';
 import {
   commonFirstMsn,
   commonLastMsn,
@@ -24,13 +26,15 @@ import {
   liveSegments,
   longestSegmentMs,
   mapLiveSource,
+  sliceMsn,
 } from './live-segments';
 import { fetchLiveSource, type LiveSnapshot, LiveSourceError } from './live-source';
 
 /** A source without a new segment for this many of its target durations has failed (issue 8). */
 export const STALL_TARGET_DURATIONS = 3;
-/** Playback the log keeps ahead of the clock while LIVE, in source target durations: the stall
- * detection (3) plus a poll, a plan and a margin, so a failed source is replaced before players run dry. */
+/** The most playback the log keeps ahead of the clock while LIVE, in source target durations: the
+ * stall detection (3) plus a poll, a plan and a margin, so a failed source is replaced before players
+ * run dry; less when the source's window is short (live-lead.ts). */
 export const LIVE_LEAD_TARGET_DURATIONS = 5;
 
 export interface LiveMixerDeps {
@@ -72,9 +76,10 @@ export class LiveMixer {
   /** LIVE events this engine saw end, fail or refused: never switched to again (rule 2). */
   private readonly done = new Set<string>();
   private readonly reportedInvalid = new Set<string>();
+  private readonly reportedShortWindow = new Set<string>();
   private following: Following | undefined;
-  /** The target duration of each LIVE event's source, once seen: when to join it. */
-  private readonly sourceTd = new Map<string, number>();
+  /** How far the log leads the clock for each LIVE event's source, once seen: when to join it. */
+  private readonly sourceLead = new Map<string, number>();
   private wakeAt: number | undefined;
 
   constructor(private readonly deps: LiveMixerDeps) {}
@@ -146,7 +151,7 @@ export class LiveMixer {
     // (in the source's target durations; the channel's until the source was seen once).
     const joinAtMs = () =>
       atMs -
-      LIVE_LEAD_TARGET_DURATIONS * (this.sourceTd.get(upcoming.eventId) ?? header.targetDurationS) * 1000;
+      (this.sourceLead.get(upcoming.eventId) ?? LIVE_LEAD_TARGET_DURATIONS * header.targetDurationS * 1000);
     if (now < joinAtMs()) {
       this.wakeAt = joinAtMs();
       return true;
@@ -155,23 +160,19 @@ export class LiveMixer {
     if (!(await this.deps.mayAsk())) return true;
     const snapshot = await this.look(upcoming);
     if (!snapshot) return false;
-    this.sourceTd.set(upcoming.eventId, snapshot.targetDurationS);
+    const map = mapLiveSource(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
+    const leadMs = this.leadMs(map, snapshot, header, upcoming);
+    this.sourceLead.set(upcoming.eventId, leadMs);
     if (now < joinAtMs()) {
       this.wakeAt = joinAtMs();
       return true;
     }
-    const map = mapLiveSource(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
     if (!this.fits(map, header, upcoming)) {
       await this.refuse(upcoming, atMs, header);
       return false;
     }
     const toMsn = commonLastMsn(map.used);
-    const fromMsn = joinMsn(
-      map.ref,
-      commonFirstMsn(map.used),
-      toMsn,
-      LIVE_LEAD_TARGET_DURATIONS * snapshot.targetDurationS * 1000 + (now - atMs),
-    );
+    const fromMsn = joinMsn(map.ref, commonFirstMsn(map.used), toMsn, leadMs + (now - atMs));
     // Reading the source took time: never cut before what players may have seen meanwhile.
     const cutMs = cutBoundaryMs(tail.items, config.clock() + this.deps.marginMs(), resolve);
     const startMs = Math.min(logEndMs(tail.items), Math.max(atMs, cutMs));
@@ -237,8 +238,9 @@ export class LiveMixer {
     const draft = this.draft(event, map, fromMsn, toMsn, logEnd, last.live?.inMs ?? last.startMs);
     if (!draft) return this.switchOut(eventId, 'ended');
     // The next segments continue the stream; after segments the source dropped before this engine
-    // saw them the stream jumps, and a discontinuity says so.
-    if (fromMsn === after + 1) draft.continues = 1;
+    // saw them, or where the source says so itself, the stream jumps, and a discontinuity says so.
+    const sourceJump = draft.live!.segments[REFERENCE_KEY]![0]!.discontinuity === 1;
+    if (fromMsn === after + 1 && !sourceJump) draft.continues = 1;
     await this.deps.append([this.planned(draft, snapshot)], logEnd, header);
     return true;
   }
@@ -287,6 +289,26 @@ export class LiveMixer {
     return false;
   }
 
+  /** How far the log leads the clock on this source (live-lead.ts); a window too short is logged once. */
+  private leadMs(map: LiveMap, snapshot: LiveSnapshot, header: ChannelHeader, event: ScheduleEvent): number {
+    const lead = liveLead({
+      sourceWindowMs: map.ref.segments.reduce((sum, s) => sum + s.durationMs, 0),
+      sourceTargetDurationS: snapshot.targetDurationS,
+      channelTargetDurationS: header.targetDurationS,
+      marginMs: this.deps.marginMs(),
+      maxLeadMs: LIVE_LEAD_TARGET_DURATIONS * snapshot.targetDurationS * 1000,
+    });
+    if (!lead.fits && !this.reportedShortWindow.has(event.eventId)) {
+      this.reportedShortWindow.add(event.eventId);
+      this.deps.log.warn('live source window too short: players may fetch segments it deleted', {
+        channelId: this.deps.channel().id,
+        eventId: event.eventId,
+        leadMs: lead.leadMs,
+      });
+    }
+    return lead.leadMs;
+  }
+
   /** A source the channel cannot play: the slate for the event instead. */
   private async refuse(event: ScheduleEvent, atMs: number, header: ChannelHeader): Promise<void> {
     this.done.add(event.eventId);
@@ -313,12 +335,15 @@ export class LiveMixer {
       at += ref.segments[end - ref.mediaSequence]!.durationMs;
     if (end === fromMsn) return undefined;
     const endpoint = this.deps.config.dummySubtitleEndpoint;
+    const open = openBreakAt(this.deps.tail.items, event.eventId);
+    const { cues } = placeCues(sliceMsn(ref, fromMsn, end - 1), fromMsn, startMs, event.eventId, open);
     const live = liveSegments(
       map,
       fromMsn,
       end - 1,
       startMs,
       (s, d) => `${endpoint}?startMs=${s}&durationMs=${d}`,
+      cues,
     );
     live.inMs = inMs;
     live.eventEndMs = event.end_time;

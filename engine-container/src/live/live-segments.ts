@@ -4,10 +4,13 @@
  * source's renditions (live-renditions.ts); only media sequence numbers every mapped playlist already
  * has are taken, so all renditions of an item carry the same source segments.
  */
+
+import type { SegmentCue } from '../hls/parse-cues';
+import type { SourceSegment } from '../hls/parse-media';
 import { variantIndexFor } from '../ladder/map-rendition';
 import { videoKey } from '../ladder/output-ladder';
 import { REFERENCE_KEY } from '../playout/append';
-import type { LiveSegments, PlayoutItem } from '../playout/item';
+import type { LiveSegment, LiveSegments, PlayoutItem } from '../playout/item';
 import { EMPTY_WEBVTT, type LiveSource, renditionSources } from './live-renditions';
 import type { LivePlaylist, LiveSnapshot } from './live-source';
 
@@ -48,13 +51,25 @@ export const commonLastMsn = (used: readonly LivePlaylist[]): number => Math.min
 export const commonFirstMsn = (used: readonly LivePlaylist[]): number =>
   Math.max(...used.map((v) => v.mediaSequence));
 
-const slice = (v: LivePlaylist, fromMsn: number, toMsn: number) =>
+export const sliceMsn = (v: LivePlaylist, fromMsn: number, toMsn: number): SourceSegment[] =>
   v.segments.slice(fromMsn - v.mediaSequence, toMsn - v.mediaSequence + 1);
+
+/** What the log keeps of a source segment: how to fetch and decode it, no undefined field. */
+function toLiveSegment(s: SourceSegment, cue: SegmentCue | undefined): LiveSegment {
+  const out: LiveSegment = { uri: s.uri, durationMs: s.durationMs };
+  if (s.byterange) out.byterange = { length: s.byterange.length, offset: s.byterange.offset };
+  if (s.keys) out.keys = s.keys;
+  if (s.map) out.map = s.map;
+  if (s.discontinuity) out.discontinuity = 1;
+  if (cue) out.cue = cue;
+  return out;
+}
 
 /**
  * The segments [fromMsn, toMsn] of each mapped rendition; the reference decides the item's duration.
  * Empty WebVTT follows the reference's boundaries, named by where each plays on the channel's clock
- * (from startMs): unique URIs, the same in every engine since they are in the log.
+ * (from startMs): unique URIs, the same in every engine since they are in the log. Every rendition
+ * carries the reference's cues (live-cues.ts), so each playlist lists the same breaks.
  */
 export function liveSegments(
   map: LiveMap,
@@ -62,18 +77,24 @@ export function liveSegments(
   toMsn: number,
   startMs: number,
   emptyVttUri: (startMs: number, durationMs: number) => string,
+  cues: ReadonlyArray<SegmentCue | undefined> = [],
 ): LiveSegments {
   const segments: LiveSegments['segments'] = {};
+  const ref = sliceMsn(map.ref, fromMsn, toMsn);
+  // The reference's discontinuities on every rendition: their discontinuity sequences stay equal.
+  const disc = (i: number) => ref[i]!.discontinuity;
   for (const [key, source] of Object.entries(map.byKey)) {
     if (source === EMPTY_WEBVTT) {
       let at = startMs;
-      segments[key] = slice(map.ref, fromMsn, toMsn).map((s) => {
+      segments[key] = ref.map((s, i) => {
         const uri = emptyVttUri(at, s.durationMs);
         at += s.durationMs;
-        return { uri, durationMs: s.durationMs };
+        return toLiveSegment({ uri, durationMs: s.durationMs, discontinuity: disc(i) }, cues[i]);
       });
     } else {
-      segments[key] = slice(source, fromMsn, toMsn).map((s) => ({ uri: s.uri, durationMs: s.durationMs }));
+      segments[key] = sliceMsn(source, fromMsn, toMsn).map((s, i) =>
+        toLiveSegment({ ...s, discontinuity: disc(i) }, cues[i]),
+      );
     }
   }
   return { msn: fromMsn, segments };

@@ -14,7 +14,9 @@ export function liveTrack(item: PlayoutItem, key: string): Track | undefined {
   }
   let track = tracks.get(key);
   if (!track) {
-    track = buildTrack(segments.map((s) => ({ uri: s.uri, durationMs: s.durationMs, discontinuity: false })));
+    track = buildTrack(
+      segments.map(({ discontinuity, ...s }) => ({ ...s, discontinuity: discontinuity === 1 })),
+    );
     tracks.set(key, track);
   }
   return track;

@@ -4,16 +4,34 @@
  * counts make any window computable from the last few items, without replaying history.
  * Plain JSON, numbers and strings only: the DynamoDB store writes items as they are.
  */
+import type { SegmentCue } from '../hls/parse-cues';
+import type { ByteRange } from '../hls/parse-media';
 import type { OutputLadder } from '../ladder/output-ladder';
 
 export type ItemKind = 'vod' | 'slate' | 'preroll' | 'gap' | 'live';
+
+/**
+ * One live source segment as the log keeps it: what a player needs to fetch and decode it (absolute
+ * URIs, the source's EXT-X-MAP and EXT-X-KEY lines re-serialised), the source's discontinuity and cue.
+ * Optional fields are absent, never undefined (the log is plain JSON).
+ */
+export interface LiveSegment {
+  uri: string;
+  durationMs: number;
+  byterange?: ByteRange;
+  keys?: string;
+  map?: string;
+  /** 1: the source put EXT-X-DISCONTINUITY before it. */
+  discontinuity?: 1;
+  cue?: SegmentCue;
+}
 
 /** A live source's segments an item plays (live mixing): they are in the log, not in a VOD. */
 export interface LiveSegments {
   /** The source's media sequence number of the first segment. */
   msn: number;
-  /** Per output rendition key (and the reference key): the segments, absolute URIs. */
-  segments: Record<string, Array<{ uri: string; durationMs: number }>>;
+  /** Per output rendition key (and the reference key): the segments. */
+  segments: Record<string, LiveSegment[]>;
   /** Where the event's live stream started on the channel (this item's start, or the first live item's). */
   inMs?: number;
   /** The event's scheduled end when this item was planned: a stream that reaches it ended as scheduled. */

@@ -7,6 +7,7 @@ import { quotedSafe } from '../hls/attributes';
 import type { PlayoutItem } from '../playout/item';
 import type { WindowSegment } from '../playout/window';
 import { isoDate } from '../util/iso-date';
+import { liveCueTags } from './live-cue-tags';
 import { scte35SpliceInsert } from './scte35';
 
 export { isoDate };
@@ -76,5 +77,6 @@ export function segmentDecorations(s: WindowSegment): string[] {
     const daterange = timedMetadataDateRange(item);
     if (daterange) out.push(daterange);
   }
+  out.push(...liveCueTags(s));
   return out;
 }
