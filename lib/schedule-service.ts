@@ -54,9 +54,12 @@ export class ScheduleServiceConstruct extends Construct {
         SCHEDULE_REQUIRE_AUTH: 'true',
         // Verifies tokens only: the public keys, never the private ones.
         JWT_PUBLIC_KEY_PARAMETER: props.signingKeys.publicPrefix,
+        // Channel statuses, written by the engine next to the playout log (core/channel-status/).
+        TABLE_PLAYOUT_LOG: state.env.TABLE_PLAYOUT_LOG!,
       },
     });
     grantTables(apiFn);
+    grantTable(state.tables.playoutLog, apiFn, READ_ITEMS);
     props.signingKeys.grantReadPublic(apiFn);
     const routes = createScheduleRoutes(() => {
       throw new Error('not at synth time');

@@ -6,6 +6,7 @@
 import { type KeyStore, loadSigningKeys } from '../../core/auth/signing-key';
 import { TokenService } from '../../core/auth/tokens';
 import { documentClient, sqsClient } from '../../core/aws';
+import { dynamoStatusReader, type StatusReader } from '../../core/channel-status/status-store';
 import { type ChannelEvents, sqsChannelEvents } from './channel-events';
 import type { ChannelConfig } from './config';
 import { dynamoPlayoutReader, type PlayoutReader } from './epg/playout-reader';
@@ -18,6 +19,8 @@ export interface ChannelDeps {
   rateLimits: RateLimitStore;
   /** What the engine played and planned (the EPG of channel-service channels). */
   playout: PlayoutReader;
+  /** Channel statuses the engine writes next to the playout log (core/channel-status/). */
+  status: StatusReader;
   events: ChannelEvents;
   tokens: TokenService;
   /** Milliseconds since the epoch: createdAt, event times, token expiry, rate-limit windows. */
@@ -38,6 +41,7 @@ export async function buildChannelDeps(config: ChannelConfig, options: DepsOptio
     channels: dynamoChannelStore(ddb, config.tables.channels),
     rateLimits: dynamoRateLimitStore(ddb, config.tables.rateLimits),
     playout: dynamoPlayoutReader(ddb, config.tables.playoutLog),
+    status: dynamoStatusReader(ddb, config.tables.playoutLog),
     events: sqsChannelEvents(sqsClient(), config.eventsQueueUrl),
     tokens: await TokenService.fromSource(() => loadSigningKeys(options.keyStore), now),
     now,

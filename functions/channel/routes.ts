@@ -13,7 +13,7 @@ import { parseWith } from '../../core/validation';
 import { channelIdSchema } from './channel-id';
 import { createChannelSchema, privateUrlField, tokenRequestSchema } from './channel-schema';
 import { createChannel, deleteChannel, listChannels } from './channel-service';
-import { createView, createViewSchema, listView, listViewSchema } from './channel-views';
+import { createView, createViewSchema, listView, listViewSchema, statusesOf } from './channel-views';
 import type { ChannelDeps } from './deps';
 import { channelEpgRoutes } from './epg/epg-routes';
 import { liveEventRoutes } from './live-event-routes';
@@ -91,9 +91,10 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         const { deps, principal } = await open(req);
         const page = readPage(req.query, CHANNEL_PAGES, tenantPageKey(principal.tenant));
         const { items, next } = await listChannels(deps, principal, page);
+        const statuses = await statusesOf(deps.status, items);
         return pageResponse(
           req,
-          items.map((c) => listView(c, deps.config.playbackBaseUrl)),
+          items.map((c, i) => listView(c, deps.config.playbackBaseUrl, statuses[i])),
           next,
         );
       },

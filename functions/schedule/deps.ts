@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TokenVerifier } from '../../core/auth/token-verifier';
 import { documentClient } from '../../core/aws';
+import { dynamoStatusReader, type StatusReader } from '../../core/channel-status/status-store';
 import { readUrl } from '../../core/env';
 import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
 import { logger } from '../../core/logger';
@@ -42,6 +43,8 @@ export function dynamoScheduleStores(ddb: DynamoDBDocumentClient = documentClien
 
 export interface ScheduleApiDeps extends ScheduleStores {
   authenticate: Authenticate;
+  /** Channel statuses the engine writes (core/channel-status/), read from the playout log table. */
+  status: StatusReader;
   /** PLAYBACK_BASE_URL: the engine's playback host, for each channel's `playback` URL. */
   playbackBaseUrl: string;
   /** Days one schedule request may span. */
@@ -62,6 +65,7 @@ export interface ApiDepsOptions {
   /** The token check used when SCHEDULE_REQUIRE_AUTH=true (the channel service's JWT verification). */
   verifyToken?: TokenVerifier;
   stores?: ScheduleStores;
+  status?: StatusReader;
   env?: Record<string, string | undefined>;
 }
 
@@ -70,6 +74,7 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
   return {
     ...(options.stores ?? dynamoScheduleStores()),
     authenticate: createAuthenticator({ required: config.requireAuth, verifyToken: options.verifyToken }),
+    status: options.status ?? dynamoStatusReader(documentClient(), tableName(tables.playoutLog)),
     playbackBaseUrl: readUrl('PLAYBACK_BASE_URL', 'http://localhost:8000', options.env),
     maxRangeDays: config.maxRangeDays,
     defaultRetentionHours: config.defaultRetentionHours,

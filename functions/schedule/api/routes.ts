@@ -6,6 +6,7 @@
  */
 
 import { z } from 'zod';
+import { type StatusFields, statusView } from '../../../core/channel-status/status';
 import { badRequest, conflict, forbidden, notFound } from '../../../core/errors';
 import { type ApiRequest, json, type Route } from '../../../core/http';
 import { logger } from '../../../core/logger';
@@ -15,8 +16,8 @@ import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
 import type { Feed, ScheduleChannel, StoredFeed } from '../model';
-import { playbackUrl } from '../playback-id';
-import type { ChannelVersions } from '../stores/channel-store';
+import { playbackChannelId, playbackUrl } from '../playback-id';
+import type { ListedChannel } from '../stores/channel-store';
 import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
 import type { Caller } from './auth';
 import { READ_ALL_SCOPE } from './auth';
@@ -94,7 +95,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       throw forbidden('tenant_not_allowed', 'this token may read its own tenant only');
     return wanted;
   };
-  const view = (deps: ScheduleApiDeps, c: ScheduleChannel & ChannelVersions) => ({
+  const view = (deps: ScheduleApiDeps, c: ListedChannel, status?: StatusFields) => ({
     id: c.id,
     tenant: c.tenant,
     title: c.title,
@@ -102,7 +103,15 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     playback: playbackUrl(deps.playbackBaseUrl, c.tenant, c.id),
     ...(c.scheduleVersion === undefined ? {} : { scheduleVersion: c.scheduleVersion }),
     ...(c.liveVersion === undefined ? {} : { liveVersion: c.liveVersion }),
+    ...status,
   });
+  /** The channels with the status the engine wrote for each (core/channel-status/). */
+  const withStatus = async (deps: ScheduleApiDeps, channels: ListedChannel[]) => {
+    const records = await deps.status.read(channels.map((c) => playbackChannelId(c.tenant, c.id)));
+    return channels.map((c) =>
+      view(deps, c, statusView(records.get(playbackChannelId(c.tenant, c.id)), c.createdAt)),
+    );
+  };
   /** The `{id}` of the path, checked by the same rule as body ids before it reaches a store. */
   const pathId = (req: ApiRequest): string => parseWith(scheduleId, req.params.id, 'id');
 
@@ -147,7 +156,10 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         };
         if (!(await deps.channels.create(channel, deps.clock())))
           throw conflict(`channel ${channel.id} already exists`);
-        return json(201, view(deps, { ...channel, scheduleVersion: 0, liveVersion: 0 }));
+        return json(
+          201,
+          view(deps, { ...channel, scheduleVersion: 0, liveVersion: 0 }, statusView(undefined)),
+        );
       },
     },
     {
@@ -166,9 +178,11 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
           tenant === '*'
             ? await deps.channels.listAll(readPage(req.query, LIST_PAGES, anyTenantIdPageKey))
             : await deps.channels.list(tenant, readPage(req.query, LIST_PAGES, tenantIdPageKey(tenant)));
+        // Every tenant's list is the engine's feed: its statuses would cost a read per channel on
+        // every poll, so it carries none (docs/schedule-api.md).
         return pageResponse(
           req,
-          items.map((c) => view(deps, c)),
+          tenant === '*' ? items.map((c) => view(deps, c)) : await withStatus(deps, items),
           next,
         );
       },
@@ -188,7 +202,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         const id = pathId(req);
         const channel = await deps.channels.get(tenant, id);
         if (!channel) throw notFound(`channel ${id} not found`);
-        return json(200, view(deps, channel));
+        return json(200, (await withStatus(deps, [channel]))[0]);
       },
     },
     {

@@ -12,6 +12,7 @@
  * Unknown fields are refused (400 naming the field), so a typo never passes silently.
  */
 import { z } from 'zod';
+import { statusFieldsSchema } from '../../../core/channel-status/status';
 import { mediaShapeFields } from '../../../core/media-shape';
 import { httpUrl, isoInstant, plainText } from '../../../core/validation';
 import { SCHEDULE_ID } from '../model';
@@ -83,6 +84,8 @@ export const channelViewSchema = z.object({
     .optional()
     .describe('moves whenever an entry of the channel is written or removed'),
   liveVersion: z.number().int().optional().describe('moves whenever a LIVE entry is written or removed'),
+  ...statusFieldsSchema,
+  status: statusFieldsSchema.status.optional().describe('absent only in the every-tenant list (`?tenant=*`)'),
 });
 
 export const changesSchema = z.object({
