@@ -61,11 +61,32 @@ export const createChannelSchema = z
 
 export type CreateChannelRequest = z.infer<typeof createChannelSchema>;
 
+/**
+ * `PATCH /channel/{id}`: a new source and/or new opts, by the rules of the create request. Each field
+ * given replaces the stored one as a whole (`opts: {}` clears the preroll and the media settings);
+ * name and type never change (a name is the playback URL; another type is another channel).
+ */
+export const patchChannelSchema = z
+  .object({
+    url: httpUrl.optional(),
+    opts: z
+      .object({ preroll: preroll.optional(), ...mediaShapeFields })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((b) => b.url !== undefined || b.opts !== undefined, {
+    message: 'give url or opts (or both)',
+    path: ['url'],
+  });
+
+export type PatchChannelRequest = z.infer<typeof patchChannelSchema>;
+
 /** The first field whose URL is, as written, a private or loopback address (or localhost); else undefined. */
 export function privateUrlField(
-  req: CreateChannelRequest,
+  req: Partial<Pick<CreateChannelRequest, 'url' | 'opts'>>,
 ): 'url' | 'opts.preroll.url' | 'opts.slate' | undefined {
-  if (isLiteralPrivateUrl(req.url)) return 'url';
+  if (req.url !== undefined && isLiteralPrivateUrl(req.url)) return 'url';
   if (req.opts?.preroll && isLiteralPrivateUrl(req.opts.preroll.url)) return 'opts.preroll.url';
   if (req.opts?.slate && isLiteralPrivateUrl(req.opts.slate)) return 'opts.slate';
   return undefined;

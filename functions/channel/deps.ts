@@ -7,9 +7,12 @@ import { type KeyStore, loadSigningKeys } from '../../core/auth/signing-key';
 import { TokenService } from '../../core/auth/tokens';
 import { documentClient, sqsClient } from '../../core/aws';
 import { dynamoStatusReader, type StatusReader } from '../../core/channel-status/status-store';
+import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
+import { probeHls } from '../../core/fetch/hls-probe';
 import { type ChannelEvents, sqsChannelEvents } from './channel-events';
 import type { ChannelConfig } from './config';
 import { dynamoPlayoutReader, type PlayoutReader } from './epg/playout-reader';
+import type { Probe } from './source-check';
 import { type ChannelStore, dynamoChannelStore } from './stores/channel-store';
 import { dynamoRateLimitStore, type RateLimitStore } from './stores/rate-limit-store';
 
@@ -22,6 +25,8 @@ export interface ChannelDeps {
   /** Channel statuses the engine writes next to the playout log (core/channel-status/). */
   status: StatusReader;
   events: ChannelEvents;
+  /** Does a source URL answer as HLS (source-check.ts)? Through the guarded fetch. */
+  probe: Probe;
   tokens: TokenService;
   /** Milliseconds since the epoch: createdAt, event times, token expiry, rate-limit windows. */
   now: () => number;
@@ -43,6 +48,11 @@ export async function buildChannelDeps(config: ChannelConfig, options: DepsOptio
     playout: dynamoPlayoutReader(ddb, config.tables.playoutLog),
     status: dynamoStatusReader(ddb, config.tables.playoutLog),
     events: sqsChannelEvents(sqsClient(), config.eventsQueueUrl),
+    probe: (url) =>
+      probeHls(url, {
+        fetch: processGuardedFetch(config.allowPrivateUrls),
+        timeoutMs: config.sourceProbeTimeoutMs,
+      }),
     tokens: await TokenService.fromSource(() => loadSigningKeys(options.keyStore), now),
     now,
   };
