@@ -10,6 +10,7 @@ import { documentClient } from '../../core/aws';
 import { dynamoStatusReader, type StatusReader } from '../../core/channel-status/status-store';
 import { readUrl } from '../../core/env';
 import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
+import { type HlsProblem, probeHls } from '../../core/fetch/hls-probe';
 import { logger } from '../../core/logger';
 import { tableName, tables } from '../../core/resources';
 import { type Authenticate, createAuthenticator } from './api/auth';
@@ -59,6 +60,8 @@ export interface ScheduleApiDeps extends ScheduleStores {
   fillNow(key: FeedKey): Promise<void>;
   /** A VOD's duration (manual VOD entries without an end), fetched through the guarded fetch. */
   vodDurationMs: DurationResolver;
+  /** Does an entry's URL answer as HLS (core/fetch/hls-probe.ts)? Through the guarded fetch. */
+  probe: (url: string) => Promise<HlsProblem | undefined>;
 }
 
 export interface ApiDepsOptions {
@@ -89,6 +92,14 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
       await Promise.race([pass.then(() => undefined), budget]).finally(() => clearTimeout(timer));
     },
     vodDurationMs: (url) => schedulerDepsFromEnv(options.env ?? process.env).resolveDuration(url),
+    probe: (url) => {
+      const scheduler = readSchedulerConfig(options.env);
+      return probeHls(url, {
+        fetch: processGuardedFetch(scheduler.allowPrivateUrls),
+        timeoutMs: scheduler.fetchTimeoutMs,
+        maxBytes: scheduler.playlistMaxBytes,
+      });
+    },
   };
 }
 

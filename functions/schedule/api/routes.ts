@@ -22,7 +22,7 @@ import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/pag
 import type { Caller } from './auth';
 import { READ_ALL_SCOPE } from './auth';
 import { epgRoutes } from './epg-routes';
-import { manualEntry } from './manual-entry';
+import { checkEntrySource, manualEntry } from './manual-entry';
 import { scheduleRange } from './schedule-range';
 import {
   changesSchema,
@@ -37,6 +37,7 @@ import {
   pageQuery,
   rangeQuery,
   scheduleId,
+  warningsSchema,
 } from './schemas';
 import { bodyTenant, checkTenant, requestTenant } from './tenant';
 
@@ -268,8 +269,12 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         params: idParam,
         body: createEntrySchema,
         responses: {
-          201: { description: 'the entry, as the schedule lists it', schema: entrySchema },
-          409: { description: 'another entry of the channel ends at the same instant' },
+          201: {
+            description:
+              'the entry, as the schedule lists it (with `warnings` when a LIVE source does not answer yet)',
+            schema: entrySchema.extend({ warnings: warningsSchema }),
+          },
+          409: { description: 'the entry overlaps another entry of its type (named in the message)' },
         },
         example: {
           params: { id: 'news' },
@@ -287,11 +292,20 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         const id = pathId(req);
         const body = parseWith(createEntrySchema, req.body);
         if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
+        if (body.end !== undefined && Date.parse(body.end) <= deps.clock())
+          throw badRequest('the entry ends in the past', 'end');
+        const warnings = await checkEntrySource(body, deps.probe);
         const entry = await manualEntry(id, body, deps.vodDurationMs);
+        if (entry.end_time <= deps.clock()) throw badRequest('the entry ends in the past', 'end');
         const put = await deps.entries.putManual(tenant, id, entry);
+        if (typeof put === 'object')
+          throw conflict(
+            `the entry overlaps ${put.overlaps.type} entry ${put.overlaps.id} (${put.overlaps.start} to ${put.overlaps.end})`,
+          );
         if (put === 'taken') throw conflict(`another entry of channel ${id} ends at ${entry.end}`);
+        if (put === 'busy') throw conflict(`the schedule of channel ${id} is being changed; try again`);
         if (put === 'no-channel') throw notFound(`channel ${id} not found`);
-        return json(201, entry);
+        return json(201, warnings.length ? { ...entry, warnings } : entry);
       },
     },
     {

@@ -130,3 +130,9 @@ export const entryTypeSchema = z.enum(['VOD', 'LIVE']);
 export const entryTypeQuery = {
   type: entryTypeSchema.describe('only entries of this type; with LIVE, `end` may be left out (no end)'),
 };
+
+/** Source URLs accepted although they did not answer as HLS (core/fetch/hls-probe.ts). */
+export const warningsSchema = z
+  .array(z.object({ field: z.string(), code: z.string(), message: z.string() }))
+  .optional()
+  .describe('the source URLs that did not answer as HLS when the entry was made');
