@@ -11,7 +11,7 @@ import { json } from '../../../core/http';
 import type { ScheduleApiDeps } from '../deps';
 import type { ScheduleEntry } from '../model';
 import type { Caller } from './auth';
-import { scheduleRange } from './schedule-range';
+import { scheduleRange } from '../../../core/epg/time-range';
 import { rangeQuery, scheduleId } from './schemas';
 
 /** A week of 1-minute programmes; a longer EPG is refused (422), never cut short silently. */

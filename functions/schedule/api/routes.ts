@@ -23,7 +23,7 @@ import type { Caller } from './auth';
 import { READ_ALL_SCOPE } from './auth';
 import { epgRoutes } from './epg-routes';
 import { checkEntrySource, manualEntry } from './manual-entry';
-import { scheduleRange } from './schedule-range';
+import { scheduleRange } from '../../../core/epg/time-range';
 import {
   changesSchema,
   channelViewSchema,

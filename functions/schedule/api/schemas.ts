@@ -116,7 +116,7 @@ export const feedViewSchema = z.object({
     .optional(),
 });
 
-/** `?limit=&cursor=` of every list, and `?start=&end=` / `?date=` of a schedule (schedule-range.ts). */
+/** `?limit=&cursor=` of every list, and `?start=&end=` / `?date=` of a schedule (core/epg/time-range.ts). */
 export const pageQuery = {
   limit: z.string().describe('page size'),
   cursor: z.string().describe('the `x-next-cursor` of the previous page'),
