@@ -84,7 +84,8 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         body: createChannelSchema,
         responses: {
           201: { description: 'the channel', schema: createViewSchema.extend({ warnings: warningsSchema }) },
-          409: { description: 'the name is taken, or the token has its maximum of channels' },
+          403: { description: 'the token has its maximum of channels (`channel_limit`)' },
+          409: { description: 'the name is taken (by anyone in the deployment)' },
         },
         example: { body: { name: 'news', type: 'Loop', url: 'https://example.com/vod/master.m3u8' } },
       },
