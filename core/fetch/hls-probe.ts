@@ -54,3 +54,17 @@ export const sourceWarning = (field: string, code: HlsProblem): SourceWarning =>
   code,
   message: `${field} does not answer as HLS (${code})`,
 });
+
+export type Probe = (url: string) => Promise<HlsProblem | undefined>;
+
+/** Each `[field, url]` probed once, in parallel: a warning for each that does not answer as HLS. */
+export async function sourceWarnings(
+  fields: readonly (readonly [string, string])[],
+  probe: Probe,
+): Promise<SourceWarning[]> {
+  const problems = await Promise.all(fields.map(([, url]) => probe(url)));
+  return fields.flatMap(([field], i) => {
+    const problem = problems[i];
+    return problem ? [sourceWarning(field, problem)] : [];
+  });
+}

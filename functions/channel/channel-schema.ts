@@ -92,6 +92,24 @@ export function privateUrlField(
   return undefined;
 }
 
+/**
+ * The URLs of a channel checked as HLS before they are stored (docs/channel-api.md "Sources that do not
+ * answer"): a Loop channel's `url`, `opts.preroll.url` and `opts.slate`, accepted with a warning when
+ * they do not answer (an origin may be down for a moment; the channel's status shows it meanwhile). A
+ * WebHook's URL is not called: it answers JSON, and a call may have effects at the webhook's end.
+ */
+export function probedSources(channel: {
+  type: ChannelType;
+  url: string;
+  opts?: { preroll?: { url: string }; slate?: string };
+}): [string, string][] {
+  const fields: [string, string][] = [];
+  if (channel.type === 'Loop') fields.push(['url', channel.url]);
+  if (channel.opts?.preroll) fields.push(['opts.preroll.url', channel.opts.preroll.url]);
+  if (channel.opts?.slate) fields.push(['opts.slate', channel.opts.slate]);
+  return fields;
+}
+
 export const tokenRequestSchema = z
   .object({
     company: plainText(200),

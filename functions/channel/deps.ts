@@ -8,11 +8,10 @@ import { TokenService } from '../../core/auth/tokens';
 import { documentClient, sqsClient } from '../../core/aws';
 import { dynamoStatusReader, type StatusReader } from '../../core/channel-status/status-store';
 import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
-import { probeHls } from '../../core/fetch/hls-probe';
+import { type Probe, probeHls } from '../../core/fetch/hls-probe';
 import { type ChannelEvents, sqsChannelEvents } from './channel-events';
 import type { ChannelConfig } from './config';
 import { dynamoPlayoutReader, type PlayoutReader } from './epg/playout-reader';
-import type { Probe } from './source-check';
 import { type ChannelStore, dynamoChannelStore } from './stores/channel-store';
 import { dynamoRateLimitStore, type RateLimitStore } from './stores/rate-limit-store';
 
@@ -25,7 +24,7 @@ export interface ChannelDeps {
   /** Channel statuses the engine writes next to the playout log (core/channel-status/). */
   status: StatusReader;
   events: ChannelEvents;
-  /** Does a source URL answer as HLS (source-check.ts)? Through the guarded fetch. */
+  /** Does a source URL answer as HLS (core/fetch/hls-probe.ts)? Through the guarded fetch. */
   probe: Probe;
   tokens: TokenService;
   /** Milliseconds since the epoch: createdAt, event times, token expiry, rate-limit windows. */

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { badRequest } from '../../core/errors';
-import type { SourceWarning } from '../../core/fetch/hls-probe';
+import { type SourceWarning, sourceWarnings } from '../../core/fetch/hls-probe';
 import type { ApiRequest, Route } from '../../core/http';
 import { json } from '../../core/http';
 import { type ApiInfo, withOpenApi } from '../../core/openapi';
@@ -16,6 +16,7 @@ import {
   createChannelSchema,
   patchChannelSchema,
   privateUrlField,
+  probedSources,
   tokenRequestSchema,
 } from './channel-schema';
 import { createChannel, deleteChannel, getChannel, listChannels, updateChannel } from './channel-service';
@@ -24,7 +25,6 @@ import type { ChannelDeps } from './deps';
 import { channelEpgRoutes } from './epg/epg-routes';
 import { liveEventRoutes } from './live-event-routes';
 import { createRefused, noSuchChannel, trialTokenRefused, updateRefused } from './refusals';
-import { sourceWarnings } from './source-check';
 import { tenantPageKey } from './stores/channel-store';
 import { issueTrialToken } from './trial-token';
 
@@ -58,7 +58,7 @@ function refusePrivateUrls(deps: ChannelDeps, body: Parameters<typeof privateUrl
   if (field) throw badRequest(`${field}: must be a public address, not a private or loopback one`, field);
 }
 
-/** The answer with `warnings` when a source did not answer as HLS (source-check.ts). */
+/** The answer with `warnings` when a source did not answer as HLS (channel-schema.ts probedSources). */
 const withWarnings = <T extends object>(view: T, warnings: SourceWarning[]) =>
   warnings.length ? { ...view, warnings } : view;
 
@@ -93,7 +93,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         const { deps, principal } = await open(req);
         const body = parseWith(createChannelSchema, req.body);
         refusePrivateUrls(deps, body);
-        const warnings = await sourceWarnings(body, deps.probe);
+        const warnings = await sourceWarnings(probedSources(body), deps.probe);
         const outcome = await createChannel(deps, principal, body);
         if (!outcome.ok)
           throw createRefused(outcome, { name: body.name, maxChannels: principal.maxChannels });
@@ -165,7 +165,10 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         if (!outcome.ok) throw updateRefused(outcome, id);
         const { channel } = outcome;
         const [warnings, [status]] = await Promise.all([
-          sourceWarnings({ type: channel.type, url: patch.url ?? channel.url, opts: patch.opts }, deps.probe),
+          sourceWarnings(
+            probedSources({ type: channel.type, url: patch.url ?? channel.url, opts: patch.opts }),
+            deps.probe,
+          ),
           statusesOf(deps.status, [channel]),
         ]);
         return json(200, withWarnings(createView(channel, deps.config.playbackBaseUrl, status), warnings));

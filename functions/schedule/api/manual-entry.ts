@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../../core/errors';
-import { type HlsProblem, type SourceWarning, sourceWarning } from '../../../core/fetch/hls-probe';
+import { type Probe, type SourceWarning, sourceWarning } from '../../../core/fetch/hls-probe';
 import { MANUAL_ENTRY_PREFIX, type ScheduleEntry } from '../model';
 import type { DurationResolver } from '../scheduler/vod-duration';
 import type { CreateEntryBody } from './schemas';
@@ -43,10 +43,7 @@ export async function manualEntry(
  * VOD without an end is refused when it cannot be measured, and one with an end by the same rule (400
  * naming `url`). A LIVE source often starts just before its event: accepted, with a warning.
  */
-export async function checkEntrySource(
-  body: CreateEntryBody,
-  probe: (url: string) => Promise<HlsProblem | undefined>,
-): Promise<SourceWarning[]> {
+export async function checkEntrySource(body: CreateEntryBody, probe: Probe): Promise<SourceWarning[]> {
   // A VOD without an end is fetched to measure it (manualEntry): that is its check.
   if (body.type === 'VOD' && body.end === undefined) return [];
   const problem = await probe(body.url);
