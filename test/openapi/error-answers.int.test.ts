@@ -165,8 +165,10 @@ const scheduleCases = (): Case[] => {
 };
 
 /** `#/components/schemas/X` of the document. */
-const resolver = (doc: OpenApiDocument) => (ref: string) =>
-  (doc.components?.schemas as Record<string, JsonSchema>)[ref.replace('#/components/schemas/', '')]!;
+const resolver = (doc: OpenApiDocument) => (ref: string) => {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, JsonSchema>;
+  return schemas[ref.replace('#/components/schemas/', '')]!;
+};
 
 describe.each([
   ['channel', channelCases],
