@@ -8,8 +8,10 @@
  *   INSTREAM-ID (CC1-CC4 for EIA-608, SERVICE1-SERVICE63 for EIA-708).
  * - profile: 1-16 rungs; codecs "<video>,<audio>"; channels "2", "6" or "16/JOC" (Dolby Atmos).
  * - slate: an http(s) URL (fetched by the engine through the guarded fetch, like every user URL).
+ * - targetDuration: the channel's EXT-X-TARGETDURATION, 1-30 s (core/target-duration.ts).
  */
 import { z } from 'zod';
+import { targetDurationField } from './target-duration';
 import { httpUrl, plainText } from './validation';
 
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
@@ -90,6 +92,7 @@ export const mediaShapeFields = {
     .optional(),
   profile: z.array(rung).min(1).max(16).optional(),
   slate: httpUrl.optional(),
+  targetDuration: targetDurationField.optional(),
 };
 
 export const mediaShapeSchema = z.object(mediaShapeFields).strict();

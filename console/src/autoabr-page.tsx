@@ -1,78 +1,34 @@
 /**
- * AutoABR: submit a VMAF job, watch the active jobs (polled every 2 s), and for a finished output the
- * rate-quality chart (inline SVG, from the ladder endpoint's points and hull) and the suggested ladder.
+ * AutoABR: submit a VMAF job (a refused one marks the field the API names), the jobs with their
+ * status (autoabr-jobs.tsx), and an output's rate–quality chart and ladder (autoabr-results.tsx).
  */
-import { useEffect, useState } from 'preact/hooks';
-import { call, cfg, message } from './api';
-import { type Point, RateQualityChart } from './chart';
-
-interface Worker {
-  id: string;
-  name: string;
-  status: string;
-  phase: string;
-  progress: { percent: number };
-  error?: string;
-}
-type Ladders = Record<string, { points: Point[]; hull: Point[]; ladder: Point[] }>;
+import { useState } from 'preact/hooks';
+import { call, cfg } from './api';
+import { Jobs, type Worker } from './autoabr-jobs';
+import { Results } from './autoabr-results';
+import { type FormError, formError, invalidProps } from './form-errors';
+import { rememberJobs } from './job-history';
 
 const MODELS = ['PhoneHD', 'HD', 'UHD'];
 
 export function AutoabrPage() {
-  const [workers, setWorkers] = useState<Worker[]>([]);
-  const [listError, setListError] = useState('');
   const [output, setOutput] = useState('');
-  useEffect(() => {
-    const poll = () =>
-      call<{ workers: Worker[] }>(cfg().autoabrApi, '/autoabr').then(
-        (r) => {
-          setWorkers(r.workers);
-          setListError('');
-        },
-        (err) => setListError(message(err)),
-      );
-    void poll();
-    const timer = setInterval(poll, 2000);
-    return () => clearInterval(timer);
-  }, []);
+  const [submitted, setSubmitted] = useState(0);
   return (
     <>
-      <SubmitJob onSubmitted={setOutput} />
-      <section aria-labelledby="workers-title">
-        <h2 id="workers-title">Active jobs</h2>
-        {listError && <p class="error">{listError}</p>}
-        {workers.length === 0 ? (
-          <p>No job is queued or running.</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Phase</th>
-                <th scope="col">Progress</th>
-              </tr>
-            </thead>
-            <tbody aria-live="polite">
-              {workers.map((w) => (
-                <tr key={w.id}>
-                  <td>{w.name}</td>
-                  <td>{w.phase}</td>
-                  <td>
-                    <progress max={100} value={w.progress.percent} aria-label={`${w.name} progress`} />{' '}
-                    {w.progress.percent}%
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <SubmitJob
+        onSubmitted={(w) => {
+          rememberJobs([{ id: w.id, name: w.name, createdAt: w.createdAt }]);
+          setSubmitted((n) => n + 1);
+        }}
+      />
+      <Jobs submitted={submitted} onResults={setOutput} />
       <Results output={output} setOutput={setOutput} />
     </>
   );
 }
 
-function SubmitJob({ onSubmitted }: { onSubmitted: (name: string) => void }) {
+function SubmitJob({ onSubmitted }: { onSubmitted: (job: Worker) => void }) {
   const [form, setForm] = useState({
     name: '',
     reference: '',
@@ -80,7 +36,9 @@ function SubmitJob({ onSubmitted }: { onSubmitted: (name: string) => void }) {
     resolutions: '640x360, 1280x720',
   });
   const [models, setModels] = useState(['HD']);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | undefined>();
+  const [result, setResult] = useState<{ ok: true; text: string } | undefined>();
+  const [error, setError] = useState<FormError | undefined>();
+  const invalid = (field: string) => invalidProps(error, field, 'submit-error');
   const set = (k: keyof typeof form) => (e: Event) =>
     setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });
   const submit = async (e: Event) => {
@@ -104,9 +62,11 @@ function SubmitJob({ onSubmitted }: { onSubmitted: (name: string) => void }) {
     try {
       const w = await call<Worker>(cfg().autoabrApi, '/autoabr', { method: 'POST', body: { job } });
       setResult({ ok: true, text: `Job ${w.id} queued.` });
-      onSubmitted(w.name);
+      setError(undefined);
+      onSubmitted(w);
     } catch (err) {
-      setResult({ ok: false, text: message(err) });
+      setResult(undefined);
+      setError(formError(err));
     }
   };
   return (
@@ -116,9 +76,14 @@ function SubmitJob({ onSubmitted }: { onSubmitted: (name: string) => void }) {
       </h2>
       <form onSubmit={submit} noValidate>
         <label for="job-name">Job name</label>
-        <input id="job-name" value={form.name} onInput={set('name')} />
+        <input id="job-name" value={form.name} onInput={set('name')} {...invalid('job.name')} />
         <label for="reference">Reference video (s3://bucket/key)</label>
-        <input id="reference" value={form.reference} onInput={set('reference')} />
+        <input
+          id="reference"
+          value={form.reference}
+          onInput={set('reference')}
+          {...invalid('job.reference')}
+        />
         <fieldset>
           <legend>Models</legend>
           {MODELS.map((m) => (
@@ -136,74 +101,22 @@ function SubmitJob({ onSubmitted }: { onSubmitted: (name: string) => void }) {
           ))}
         </fieldset>
         <label for="bitrates">Bitrates (bit/s, comma separated)</label>
-        <input id="bitrates" value={form.bitrates} onInput={set('bitrates')} />
+        <input id="bitrates" value={form.bitrates} onInput={set('bitrates')} {...invalid('job.bitrates')} />
         <label for="resolutions">Resolutions (WxH, comma separated)</label>
-        <input id="resolutions" value={form.resolutions} onInput={set('resolutions')} />
+        <input
+          id="resolutions"
+          value={form.resolutions}
+          onInput={set('resolutions')}
+          {...invalid('job.resolutions')}
+        />
         <button type="submit">Submit job</button>
-        {result && (
-          <p role={result.ok ? 'status' : 'alert'} class={result.ok ? '' : 'error'}>
-            {result.text}
+        {result && <p role="status">{result.text}</p>}
+        {error && (
+          <p id="submit-error" role="alert" class="error">
+            {error.text}
           </p>
         )}
       </form>
-    </section>
-  );
-}
-
-function Results({ output, setOutput }: { output: string; setOutput: (o: string) => void }) {
-  const [ladders, setLadders] = useState<Ladders | undefined>();
-  const [error, setError] = useState('');
-  const load = async (e?: Event) => {
-    e?.preventDefault();
-    try {
-      const r = await call<{ models: Ladders }>(
-        cfg().autoabrApi,
-        `/autoabr/result/${encodeURIComponent(output)}/ladder`,
-      );
-      setLadders(r.models);
-      setError('');
-    } catch (err) {
-      setError(message(err));
-    }
-  };
-  return (
-    <section aria-labelledby="results-title">
-      <h2 id="results-title">Rate–quality and ladder</h2>
-      <form onSubmit={load}>
-        <label for="output">Job name</label>
-        <input id="output" value={output} onInput={(e) => setOutput(e.currentTarget.value)} />
-        <button type="submit">Show results</button>
-      </form>
-      {error && <p class="error">{error}</p>}
-      {ladders && Object.keys(ladders).length === 0 && <p>No results yet.</p>}
-      {ladders &&
-        Object.entries(ladders).map(([model, l]) => (
-          <div key={model}>
-            <h3>{model}</h3>
-            <RateQualityChart model={model} points={l.points} hull={l.hull} ladder={l.ladder} />
-            <table>
-              <caption class="hint">Suggested ladder</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Resolution</th>
-                  <th scope="col">Bitrate</th>
-                  <th scope="col">VMAF</th>
-                </tr>
-              </thead>
-              <tbody>
-                {l.ladder.map((p) => (
-                  <tr key={`${p.width}x${p.height}@${p.bitrate}`}>
-                    <td>
-                      {p.width}×{p.height}
-                    </td>
-                    <td>{(p.bitrate / 1000).toFixed(0)} kbit/s</td>
-                    <td>{p.score.toFixed(1)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
     </section>
   );
 }

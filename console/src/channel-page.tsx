@@ -1,35 +1,57 @@
-/** One channel: the player with its live stats, and the timeline of what is on now and next. */
+/**
+ * One channel: its health, the player with its live stats, the timeline of what is on now and next
+ * (aligned to the frame on screen) and what the engine reported about it (slates, errors). The channel
+ * is read again every 15 s so its status stays current.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { call, cfg, message } from './api';
+import type { StreamState } from './event-stream';
 import { Player } from './player';
-import { Timeline, useEpg, usePlayout } from './timeline';
+import { type EngineNotice, usePlayout } from './playout';
+import { type Health, StatusBadge } from './status';
+import { Timeline, useEpg } from './timeline';
 
-interface Found {
+interface Found extends Health {
   title: string;
   playback: string;
+}
+
+const REFRESH_MS = 15_000;
+
+async function findChannel(kind: string, id: string): Promise<Found> {
+  if (kind === 's') {
+    const c = await call<{ title: string; playback: string } & Health>(
+      cfg().scheduleApi,
+      `/channels/${encodeURIComponent(id)}`,
+    );
+    return { title: c.title, playback: c.playback, status: c.status, statusReason: c.statusReason };
+  }
+  const list = await call<({ id: string; name: string; url: string; playback?: string } & Health)[]>(
+    cfg().channelApi,
+    '/channel?limit=1000',
+  );
+  const c = list.find((x) => x.id === id);
+  if (!c) throw new Error(`no channel ${id}`);
+  return { title: c.name, playback: c.playback ?? c.url, status: c.status, statusReason: c.statusReason };
 }
 
 export function ChannelPage({ kind, id }: { kind: string; id: string }) {
   const [found, setFound] = useState<Found | undefined>();
   const [error, setError] = useState('');
+  const [screenTime, setScreenTime] = useState<number | undefined>();
   useEffect(() => {
-    const find = async (): Promise<Found> => {
-      if (kind === 's') {
-        const c = await call<{ title: string; playback: string }>(
-          cfg().scheduleApi,
-          `/channels/${encodeURIComponent(id)}`,
-        );
-        return { title: c.title, playback: c.playback };
-      }
-      const list = await call<{ id: string; name: string; url: string }[]>(
-        cfg().channelApi,
-        '/channel?limit=1000',
+    const load = () =>
+      findChannel(kind, id).then(
+        (c) => {
+          // The same playback URL keeps the same object: the player is not restarted by a refresh.
+          setFound((old) => (old && old.playback === c.playback ? { ...c, playback: old.playback } : c));
+          setError('');
+        },
+        (err) => setError(message(err)),
       );
-      const c = list.find((x) => x.id === id);
-      if (!c) throw new Error(`no channel ${id}`);
-      return { title: c.name, playback: c.url };
-    };
-    find().then(setFound, (err) => setError(message(err)));
+    void load();
+    const timer = setInterval(load, REFRESH_MS);
+    return () => clearInterval(timer);
   }, [kind, id]);
   return (
     <>
@@ -38,7 +60,7 @@ export function ChannelPage({ kind, id }: { kind: string; id: string }) {
           {found?.title ?? id}
         </h2>
         <p>
-          <a href="#/">← All channels</a>
+          <a href="#/">← All channels</a> {found && <StatusBadge {...found} />}
         </p>
         {error && (
           <p role="alert" class="error">
@@ -47,7 +69,7 @@ export function ChannelPage({ kind, id }: { kind: string; id: string }) {
         )}
         {found && (
           <>
-            <Player src={found.playback} />
+            <Player src={found.playback} onScreenTime={setScreenTime} />
             <p class="hint">
               Playback URL: <code>{found.playback}</code>
             </p>
@@ -57,33 +79,80 @@ export function ChannelPage({ kind, id }: { kind: string; id: string }) {
       {found && (
         <section aria-labelledby="timeline-title">
           <h2 id="timeline-title">On now and next</h2>
-          {kind === 's' ? <EpgTimeline id={id} /> : <PlayoutTimeline id={id} playback={found.playback} />}
+          {kind === 's' ? (
+            <EpgTimeline id={id} screenTime={screenTime} />
+          ) : (
+            <PlayoutTimeline id={id} playback={found.playback} screenTime={screenTime} />
+          )}
         </section>
       )}
     </>
   );
 }
 
-function EpgTimeline({ id }: { id: string }) {
+function EpgTimeline({ id, screenTime }: { id: string; screenTime?: number }) {
   const { programmes, error } = useEpg(id);
   return (
     <>
       {error && <p class="error">{error}</p>}
-      <Timeline programmes={programmes} empty="Nothing scheduled in the next hours." />
+      <Timeline
+        programmes={programmes}
+        screenTime={screenTime}
+        empty="Nothing scheduled in the next hours."
+      />
     </>
   );
 }
 
+const streamText = (s: StreamState): string =>
+  s.kind === 'open'
+    ? 'Connected to the engine: items appear as it starts and plans them.'
+    : s.kind === 'connecting'
+      ? "Connecting to the engine's event stream…"
+      : `The engine's event stream is not reachable (attempt ${s.attempt}); trying again at ${new Date(s.retryAt).toLocaleTimeString()}.`;
+
 /** The engine plays a channel-service channel under its name: /channels/<name>/master.m3u8. */
-function PlayoutTimeline({ id, playback }: { id: string; playback: string }) {
+function PlayoutTimeline({
+  id,
+  playback,
+  screenTime,
+}: {
+  id: string;
+  playback: string;
+  screenTime?: number;
+}) {
   const url = new URL(playback);
   const name = url.pathname.split('/')[2] ?? '';
-  const { programmes, error } = usePlayout(id, `${url.origin}/eventstream/${encodeURIComponent(name)}`);
+  const { programmes, stream, notices } = usePlayout(
+    id,
+    `${url.origin}/eventstream/${encodeURIComponent(name)}`,
+  );
   return (
     <>
-      <p class="hint">From the engine's playout: what it plays now and has planned next.</p>
-      {error && <p class="hint">{error}</p>}
-      <Timeline programmes={programmes} empty="Waiting for the engine to plan the next item…" />
+      <p class="hint" data-stream={stream.kind}>
+        {streamText(stream)}
+      </p>
+      <Timeline
+        programmes={programmes}
+        screenTime={screenTime}
+        empty="Waiting for the engine to plan the first item…"
+      />
+      {notices.length > 0 && <Notices notices={notices} />}
     </>
+  );
+}
+
+function Notices({ notices }: { notices: EngineNotice[] }) {
+  return (
+    <div>
+      <h3>The engine reported</h3>
+      <ul data-notices>
+        {notices.map((n) => (
+          <li key={`${n.time}-${n.type}`} class={n.type === 'vod_error' ? 'error' : ''}>
+            {new Date(n.time).toLocaleTimeString()}: {n.text}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -4,29 +4,38 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, cfg, message } from './api';
+import { type FormError, formError, invalidProps } from './form-errors';
+import { type Health, StatusBadge } from './status';
 
-interface Channel {
+interface Channel extends Health {
   id: string;
   name: string;
   type: string;
   url: string;
 }
-interface ScheduleChannel {
+interface ScheduleChannel extends Health {
   id: string;
   title: string;
   playback: string;
 }
 
+/** The list as last read: not yet, refused (the token, usually), or the channels. */
+type Listed =
+  | { kind: 'loading' }
+  | { kind: 'refused'; status: number; text: string }
+  | { kind: 'ok'; channels: Channel[] };
+
 export function ChannelsPage() {
-  const [channels, setChannels] = useState<Channel[] | undefined>();
+  const [listed, setListed] = useState<Listed>({ kind: 'loading' });
   const [scheduled, setScheduled] = useState<ScheduleChannel[]>([]);
   const [error, setError] = useState('');
   const load = async () => {
     try {
-      setChannels(await call<Channel[]>(cfg().channelApi, '/channel'));
+      setListed({ kind: 'ok', channels: await call<Channel[]>(cfg().channelApi, '/channel') });
       setError('');
     } catch (err) {
-      setError(message(err));
+      // Any failure ends "Loading…": a refused token says so and where to paste another.
+      setListed({ kind: 'refused', status: err instanceof ApiError ? err.status : 0, text: message(err) });
     }
     // The schedule service may refuse a token it does not know (another deployment): not an error here.
     call<ScheduleChannel[]>(cfg().scheduleApi, '/channels').then(setScheduled, () => setScheduled([]));
@@ -54,9 +63,16 @@ export function ChannelsPage() {
             {error}
           </p>
         )}
-        {channels === undefined ? (
+        {listed.kind === 'loading' ? (
           <p>Loading…</p>
-        ) : channels.length === 0 ? (
+        ) : listed.kind === 'refused' ? (
+          <p role="alert" class="error" data-refused={listed.status}>
+            {listed.status === 401 || listed.status === 403
+              ? `Your token was refused (${listed.status}: ${listed.text}). `
+              : `The channel list could not be read: ${listed.text}. `}
+            <a href="#/token">Paste another token</a>
+          </p>
+        ) : listed.channels.length === 0 ? (
           <p>No channels yet: create one below.</p>
         ) : (
           <table>
@@ -65,6 +81,7 @@ export function ChannelsPage() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Type</th>
+                <th scope="col">Status</th>
                 <th scope="col" class="optional">
                   Playback
                 </th>
@@ -74,12 +91,13 @@ export function ChannelsPage() {
               </tr>
             </thead>
             <tbody>
-              {channels.map((c) => (
+              {listed.channels.map((c) => (
                 <tr key={c.id}>
                   <td>
                     <a href={`#/channel/c/${encodeURIComponent(c.id)}`}>{c.name}</a>
                   </td>
                   <td>{c.type}</td>
+                  <td>{c.status ? <StatusBadge {...c} /> : <span class="hint">not reported</span>}</td>
                   <td class="optional">{c.url}</td>
                   <td>
                     <button
@@ -97,7 +115,7 @@ export function ChannelsPage() {
           </table>
         )}
       </section>
-      <CreateChannel onCreated={load} />
+      {listed.kind !== 'refused' && <CreateChannel onCreated={load} />}
       {scheduled.length > 0 && (
         <section aria-labelledby="scheduled-title">
           <h2 id="scheduled-title">Scheduled channels</h2>
@@ -105,7 +123,7 @@ export function ChannelsPage() {
             {scheduled.map((c) => (
               <li key={c.id}>
                 <a href={`#/channel/s/${encodeURIComponent(c.id)}`}>{c.title}</a>{' '}
-                <span class="hint">({c.id})</span>
+                <span class="hint">({c.id})</span> <StatusBadge {...c} />
               </li>
             ))}
           </ul>
@@ -118,9 +136,10 @@ export function ChannelsPage() {
 function CreateChannel({ onCreated }: { onCreated: () => void }) {
   const demo = `${cfg().playback}/demo/master.m3u8`;
   const [form, setForm] = useState({ name: '', type: 'Loop', url: demo, preroll: '', duration: '' });
-  const [error, setError] = useState<{ text: string; field?: string } | undefined>();
+  const [error, setError] = useState<FormError | undefined>();
   const set = (k: keyof typeof form) => (e: Event) =>
     setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });
+  const invalid = (field: string) => invalidProps(error, field, 'create-error');
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(undefined);
@@ -135,11 +154,9 @@ function CreateChannel({ onCreated }: { onCreated: () => void }) {
       setForm({ ...form, name: '' });
       onCreated();
     } catch (err) {
-      setError({ text: message(err), field: err instanceof ApiError ? err.field : undefined });
+      setError(formError(err));
     }
   };
-  const invalid = (field: string) =>
-    error?.field === field ? { 'aria-invalid': true, 'aria-describedby': 'create-error' } : {};
   return (
     <section aria-labelledby="create-title">
       <h2 id="create-title">Create a channel</h2>
@@ -148,7 +165,7 @@ function CreateChannel({ onCreated }: { onCreated: () => void }) {
         <input id="name" value={form.name} onInput={set('name')} autoComplete="off" {...invalid('name')} />
         <p class="hint">Lowercase letters, digits and hyphens: it is part of the playback URL.</p>
         <label for="type">Type</label>
-        <select id="type" value={form.type} onChange={set('type')}>
+        <select id="type" value={form.type} onChange={set('type')} {...invalid('type')}>
           <option>Loop</option>
           <option>WebHook</option>
         </select>

@@ -22,19 +22,20 @@ function App() {
     document.querySelector<HTMLElement>('main h2')?.focus();
   }, [path]);
   const [view, arg] = path.split('/');
-  const page = !token ? (
-    <TokenPage onToken={setTokenState} />
-  ) : view === 'channel' && arg ? (
-    <ChannelPage kind={decodeURIComponent(arg)} id={decodeURIComponent(path.split('/')[2] ?? '')} />
-  ) : view === 'autoabr' ? (
-    <AutoabrPage />
-  ) : view === 'token' ? (
-    <TokenPage onToken={setTokenState} />
-  ) : (
-    <ChannelsPage />
-  );
-  const link = (href: string, label: string, current: boolean) => (
-    <a href={href} aria-current={current ? 'page' : undefined}>
+  // The one page shown decides the one link marked current.
+  const shown = !token || view === 'token' ? 'token' : view === 'autoabr' ? 'autoabr' : 'channels';
+  const page =
+    shown === 'token' ? (
+      <TokenPage onToken={setTokenState} />
+    ) : view === 'channel' && arg ? (
+      <ChannelPage kind={decodeURIComponent(arg)} id={decodeURIComponent(path.split('/')[2] ?? '')} />
+    ) : shown === 'autoabr' ? (
+      <AutoabrPage />
+    ) : (
+      <ChannelsPage />
+    );
+  const link = (href: string, label: string, page: typeof shown) => (
+    <a href={href} aria-current={page === shown ? 'page' : undefined}>
       {label}
     </a>
   );
@@ -43,9 +44,9 @@ function App() {
       <header>
         <h1>onair</h1>
         <nav aria-label="Main">
-          {link('#/', 'Channels', !view || view === 'channel')}
-          {link('#/autoabr', 'AutoABR', view === 'autoabr')}
-          {link('#/token', 'Token', view === 'token' || !token)}
+          {link('#/', 'Channels', 'channels')}
+          {link('#/autoabr', 'AutoABR', 'autoabr')}
+          {link('#/token', 'Token', 'token')}
           <a href="api/">API reference</a>
         </nav>
       </header>

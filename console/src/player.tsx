@@ -1,91 +1,121 @@
 /**
- * The channel's player: hls.js on a muted video (the browser's own HLS where hls.js cannot run), and
- * its live stats once a second: latency to the live edge, buffer ahead, the variant's bitrate, errors
- * and stalls.
+ * The channel's player: hls.js on a muted video (the browser's own HLS where hls.js cannot run) with a
+ * live control bar (no duration, no seek bar: a channel has no end), and its stats once a second, each
+ * measured (player-stats.ts). The page says "starting" while the engine has not picked a new channel
+ * up, and what it does about an error (player-session.ts). The PDT of the frame on screen is passed up
+ * (`onScreenTime`) so the timeline's "now" is what the viewer sees, not the wall clock.
  */
 import Hls from 'hls.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { LiveBar } from './live-bar';
+import { type Phase, PlayerSession } from './player-session';
+import { readStats, type Stats } from './player-stats';
 
-interface Stats {
-  latency?: number;
-  buffer?: number;
-  bitrate?: number;
-  errors: number;
+interface View {
+  stats: Stats;
+  phase: Phase;
+  errors: PlayerSession['errors'];
   stalls: number;
-  lastError?: string;
 }
 
 const fmt = (v: number | undefined, unit: string, digits = 1) =>
   v === undefined ? '–' : `${v.toFixed(digits)} ${unit}`;
 
-export function Player({ src }: { src: string }) {
+const seconds = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
+
+function phaseText(phase: Phase): string {
+  switch (phase.kind) {
+    case 'loading':
+      return 'Loading the channel…';
+    case 'starting':
+      return `Starting: the engine has not picked this channel up yet (it answered ${phase.status}); asking again ${phase.retryAt === undefined ? 'shortly' : `in ${seconds(phase.retryAt)} s`}.`;
+    case 'recovering':
+      return `Recovering from ${phase.what} (attempt ${phase.attempt}, in ${seconds(phase.retryAt)} s).`;
+    case 'failed':
+      return `Playback failed: ${phase.what}.`;
+    default:
+      return 'Playing.';
+  }
+}
+
+export function Player({ src, onScreenTime }: { src: string; onScreenTime?: (ms?: number) => void }) {
   const video = useRef<HTMLVideoElement>(null);
-  const [stats, setStats] = useState<Stats>({ errors: 0, stalls: 0 });
+  const [session, setSession] = useState<PlayerSession | undefined>();
+  const [view, setView] = useState<View>({ stats: {}, phase: { kind: 'loading' }, errors: [], stalls: 0 });
+  const [, setTick] = useState(0);
+  // "Try again" after a failure starts a new hls.js from scratch.
+  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     const el = video.current!;
-    const counts = { errors: 0, stalls: 0, lastError: undefined as string | undefined };
-    let hls: Hls | undefined;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    if (Hls.isSupported()) {
-      hls = new Hls({ lowLatencyMode: false });
-      hls.on(Hls.Events.ERROR, (_e, data) => {
-        if (data.details === Hls.ErrorDetails.BUFFER_STALLED_ERROR) counts.stalls++;
-        else counts.errors++;
-        counts.lastError = `${data.details}${data.fatal ? ' (fatal)' : ''}`;
-        if (data.fatal && data.type === Hls.ErrorTypes.MEDIA_ERROR) hls?.recoverMediaError();
-        // A channel just created is on air within seconds: a failed playlist load is retried, not final.
-        if (data.fatal && data.type === Hls.ErrorTypes.NETWORK_ERROR)
-          retry = setTimeout(() => {
-            hls?.loadSource(src);
-            hls?.startLoad();
-          }, 2000);
-      });
-      hls.loadSource(src);
-      hls.attachMedia(el);
-    } else el.src = src;
-    void el.play().catch(() => undefined);
-    const timer = setInterval(() => {
-      const ahead = el.buffered.length ? el.buffered.end(el.buffered.length - 1) - el.currentTime : undefined;
-      const level = hls && hls.currentLevel >= 0 ? hls.levels[hls.currentLevel] : undefined;
-      setStats({
-        latency: hls?.latency || undefined,
-        buffer: ahead,
-        bitrate: level ? level.bitrate / 1000 : undefined,
-        ...counts,
-      });
-    }, 1000);
+    if (!Hls.isSupported()) {
+      el.src = src;
+      void el.play().catch(() => undefined);
+      return;
+    }
+    const s = new PlayerSession(src, el, () => setTick((n) => n + 1));
+    // For a test or a curious operator: document.querySelector('video').hls is the hls.js instance.
+    Object.assign(el, { hls: s.hls });
+    setSession(s);
+    const sample = () => {
+      const stats = readStats(s.hls, el, s.frags, Date.now());
+      setView({ stats, phase: s.phase, errors: [...s.errors], stalls: s.stalls });
+      onScreenTime?.(stats.playingDateMs);
+    };
+    const timer = setInterval(sample, 1000);
     return () => {
       clearInterval(timer);
-      clearTimeout(retry);
-      hls?.destroy();
+      s.destroy();
+      setSession(undefined);
     };
-  }, [src]);
+  }, [src, generation]);
+  const { stats, errors } = view;
+  // The phase as it is now (a change re-renders at once), not as of the last stats sample.
+  const phase = session?.phase ?? view.phase;
   return (
     <>
-      <video ref={video} muted controls playsInline aria-label="Channel playback" />
+      <div class="player">
+        <video ref={video} muted playsInline aria-label="Channel playback" />
+        {session && <LiveBar session={session} video={video.current!} latency={stats.latency} />}
+      </div>
+      <p class={phase.kind === 'failed' ? 'error' : 'hint'} role="status" data-phase={phase.kind}>
+        {phaseText(phase)}{' '}
+        {phase.kind === 'failed' && session && (
+          <button type="button" class="secondary" onClick={() => setGeneration((g) => g + 1)}>
+            Try again
+          </button>
+        )}
+      </p>
       <dl class="stats" aria-label="Playback statistics" aria-live="off">
-        <div>
-          <dt>Latency</dt>
-          <dd data-stat="latency">{fmt(stats.latency, 's')}</dd>
-        </div>
-        <div>
-          <dt>Buffer</dt>
-          <dd data-stat="buffer">{fmt(stats.buffer, 's')}</dd>
-        </div>
-        <div>
-          <dt>Bitrate</dt>
-          <dd data-stat="bitrate">{fmt(stats.bitrate, 'kbit/s', 0)}</dd>
-        </div>
-        <div>
-          <dt>Errors</dt>
-          <dd data-stat="errors">{stats.errors}</dd>
-        </div>
-        <div>
-          <dt>Stalls</dt>
-          <dd data-stat="stalls">{stats.stalls}</dd>
-        </div>
+        <Stat name="latency" label="Latency (to live edge)" value={fmt(stats.latency, 's')} />
+        <Stat name="delay" label="Delay (wall clock − PDT)" value={fmt(stats.delay, 's')} />
+        <Stat name="buffer" label="Buffer ahead" value={fmt(stats.buffer, 's')} />
+        <Stat name="measured-bitrate" label="Bitrate measured" value={fmt(stats.measuredKbps, 'kbit/s', 0)} />
+        <Stat name="bitrate" label="Bitrate declared" value={fmt(stats.declaredKbps, 'kbit/s', 0)} />
+        <Stat name="download" label="Download (estimate)" value={fmt(stats.downloadKbps, 'kbit/s', 0)} />
+        <Stat name="errors" label="Errors" value={String(errors.length)} />
+        <Stat name="stalls" label="Stalls" value={String(view.stalls)} />
       </dl>
-      {stats.lastError && <p class="hint">Last error: {stats.lastError}</p>}
+      {errors.length > 0 && (
+        <details class="hint">
+          <summary>Errors, each once</summary>
+          <ol data-errors>
+            {errors.map((e) => (
+              <li key={e.key} data-key={e.key}>
+                {(e.atMs / 1000).toFixed(1)} s: {e.text}
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
     </>
+  );
+}
+
+function Stat({ name, label, value }: { name: string; label: string; value: string }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd data-stat={name}>{value}</dd>
+    </div>
   );
 }

@@ -1,17 +1,12 @@
 /**
  * What is on now and next. A schedule channel's programmes come from its EPG (epg.json, the next
- * hours); a channel-service channel has no schedule, so its timeline is what the engine reports it
- * played and appended (the public event stream, /eventstream/<name>), from the moment the page opened.
+ * hours); a channel-service channel's from its playout (playout.ts). "Now" is the time of the frame on
+ * screen (its program date-time) when the player knows it: a viewer is some seconds behind the wall
+ * clock, and the timeline says what they see, not what the engine is sending at this instant.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, cfg, message } from './api';
-
-export interface Programme {
-  title: string;
-  start: number;
-  stop: number;
-  type: string;
-}
+import { type Programme, parseProgrammes, type WireProgramme } from './programmes';
 
 const HOURS_AHEAD = 6;
 const time = (ms: number) =>
@@ -28,15 +23,11 @@ export function useEpg(id: string): { programmes: Programme[]; error: string } {
         end: new Date(now + HOURS_AHEAD * 3_600_000).toISOString(),
       });
       try {
-        const epg = await call<{
-          programmes: { title: string; start: string; stop: string; type: string }[];
-        }>(cfg().scheduleApi, `/channels/${encodeURIComponent(id)}/epg.json?${q}`);
-        const programmes = epg.programmes.map((p) => ({
-          ...p,
-          start: Date.parse(p.start),
-          stop: Date.parse(p.stop),
-        }));
-        setState({ programmes, error: '' });
+        const epg = await call<{ programmes: WireProgramme[] }>(
+          cfg().scheduleApi,
+          `/channels/${encodeURIComponent(id)}/epg.json?${q}`,
+        );
+        setState({ programmes: parseProgrammes(epg.programmes), error: '' });
       } catch (err) {
         setState((s) => ({ ...s, error: message(err) }));
       }
@@ -48,90 +39,58 @@ export function useEpg(id: string): { programmes: Programme[]; error: string } {
   return state;
 }
 
-/**
- * Channel-service channel: its guide from the playout log first (the last hour and the item appended
- * next: GET /channel/{id}/epg.json), then items live as the engine starts and appends them.
- */
-export function usePlayout(
-  channelId: string,
-  eventStreamUrl: string,
-): { programmes: Programme[]; error: string } {
-  const [programmes, setProgrammes] = useState<Programme[]>([]);
-  const [error, setError] = useState('');
-  useEffect(() => {
-    call<{ programmes: { title: string; start: string; stop: string; type: string }[] }>(
-      cfg().channelApi,
-      `/channel/${encodeURIComponent(channelId)}/epg.json`,
-    ).then(
-      (epg) => {
-        const logged = epg.programmes.map((p) => ({
-          ...p,
-          start: Date.parse(p.start),
-          stop: Date.parse(p.stop),
-        }));
-        setProgrammes((live) => merge(logged, live));
-      },
-      () => undefined, // the live events still fill the timeline
-    );
-    const source = new EventSource(eventStreamUrl);
-    const onItem = (e: MessageEvent) => {
-      const { data } = JSON.parse(e.data) as {
-        data: { title?: string; uri?: string; startMs?: number; durationMs?: number; kind?: string };
-      };
-      if (data.startMs === undefined || data.durationMs === undefined) return;
-      const p: Programme = {
-        title: data.title ?? data.uri?.split('/').slice(-2, -1)[0] ?? 'item',
-        start: data.startMs,
-        stop: data.startMs + data.durationMs,
-        type: data.kind ?? 'VOD',
-      };
-      setProgrammes((list) => merge(list, [p]));
-    };
-    source.addEventListener('item_started', onItem);
-    source.addEventListener('item_appended', onItem);
-    source.onerror = () => setError('the engine event stream is not reachable; retrying');
-    source.onopen = () => setError('');
-    return () => source.close();
-  }, [channelId, eventStreamUrl]);
-  return { programmes, error };
-}
-
-/** One programme per start time (the later report wins), in start order, the newest 20. */
-const merge = (a: Programme[], b: Programme[]): Programme[] => {
-  const byStart = new Map<number, Programme>();
-  for (const p of [...a, ...b]) byStart.set(p.start, p);
-  return [...byStart.values()].sort((x, y) => x.start - y.start).slice(-20);
-};
-
-export function Timeline({ programmes, empty }: { programmes: Programme[]; empty: string }) {
+/** The wall clock, once a second. */
+function useClock(): number {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
+  return now;
+}
+
+export function Timeline({
+  programmes,
+  empty,
+  screenTime,
+}: {
+  programmes: Programme[];
+  empty: string;
+  /** The PDT of the frame on screen (ms); the wall clock until the player knows it. */
+  screenTime?: number;
+}) {
+  const wall = useClock();
+  const now = screenTime ?? wall;
   const upcoming = programmes.filter((p) => p.stop > now);
   const current = upcoming.find((p) => p.start <= now);
   const next = upcoming.find((p) => p.start > now);
   if (upcoming.length === 0) return <p>{empty}</p>;
   return (
-    <ol class="timeline" aria-label="Timeline">
-      {upcoming.slice(0, 12).map((p) => {
-        const role = p === current ? 'now' : p === next ? 'next' : '';
-        return (
-          <li key={`${p.start}-${p.title}`} class={role} data-role={role || undefined}>
-            <time dateTime={new Date(p.start).toISOString()}>{time(p.start)}</time>
-            <span>
-              {role && <strong>{role === 'now' ? 'Now: ' : 'Next: '}</strong>}
-              {p.title}{' '}
-              {p.type.toUpperCase() === 'LIVE' ? (
-                <span class="badge live">LIVE</span>
-              ) : (
-                p.type.toUpperCase() !== 'VOD' && <span class="badge">{p.type}</span>
-              )}
-            </span>
-          </li>
-        );
-      })}
-    </ol>
+    <>
+      <p class="hint" data-clock={screenTime === undefined ? 'wall' : 'screen'}>
+        {screenTime === undefined
+          ? `Now is the wall clock (${time(wall)}) until the player shows a frame.`
+          : `Now is the frame on screen (${time(screenTime)}), ${Math.max(0, Math.round((wall - screenTime) / 1000))} s behind the wall clock.`}
+      </p>
+      <ol class="timeline" aria-label="Timeline">
+        {upcoming.slice(0, 12).map((p) => {
+          const role = p === current ? 'now' : p === next ? 'next' : '';
+          return (
+            <li key={`${p.start}-${p.title}`} class={role} data-role={role || undefined}>
+              <time dateTime={new Date(p.start).toISOString()}>{time(p.start)}</time>
+              <span>
+                {role && <strong>{role === 'now' ? 'Now: ' : 'Next: '}</strong>}
+                {p.title}{' '}
+                {p.type.toUpperCase() === 'LIVE' ? (
+                  <span class="badge live">LIVE</span>
+                ) : (
+                  p.type.toUpperCase() !== 'VOD' && <span class="badge">{p.type}</span>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </>
   );
 }

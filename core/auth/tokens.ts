@@ -34,7 +34,10 @@ export interface IssuedToken {
   expiresAt: string;
 }
 
-/** Tenant ids are embedded in channel ids `<tenant>.<name>`: keep them short, URL-safe and dot-free. */
+/**
+ * Tenant ids are embedded in channel ids `<prefix>-<name>` (functions/channel/channel-id.ts): keep them
+ * short, URL-safe, and free of dots and underscores.
+ */
 export const TENANT_ID = /^[a-z0-9][a-z0-9-]{0,30}[a-z0-9]$|^[a-z0-9]$/;
 
 export const newTrialTenant = (): string => `t${randomBytes(5).toString('hex')}`;

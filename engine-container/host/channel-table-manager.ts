@@ -11,6 +11,7 @@
 
 import { logger } from '../../core/logger';
 import { mediaOf } from '../../core/media-shape';
+import { MIXED_CONTENT_TARGET_DURATION_S } from '../../core/target-duration';
 import type { Channel as StoredChannel } from '../../functions/channel/model';
 import type { ChannelStore } from '../../functions/channel/stores/channel-store';
 import { HEALTHY, type OutageState, recordFailure } from '../src/channel/outage/outage';
@@ -31,7 +32,11 @@ export const toEngineChannel = (c: StoredChannel): Channel => {
   if (c.opts?.preroll)
     options.preroll = { uri: c.opts.preroll.url, durationMs: Number(c.opts.preroll.duration) };
   if (c.events) options.events = c.events;
-  return { id: c.name, name: c.name, ...mediaOf(c.opts), options };
+  // A WebHook channel's VODs are whatever its webhook answers: unless it says, room for most catalogues.
+  // A Loop channel's content is known (its VOD, preroll and slate): its target duration follows it.
+  const media = mediaOf(c.opts);
+  if (c.type === 'WebHook') media.targetDuration ??= MIXED_CONTENT_TARGET_DURATION_S;
+  return { id: c.name, name: c.name, ...media, options };
 };
 
 export class ChannelTableManager implements IChannelManager {

@@ -71,6 +71,12 @@ export class CompositeSources implements IChannelManager, IAssetManager {
     return source?.assets.upcomingContent?.(req);
   }
 
+  /** The owning source's answer: channel-API channels resume after a live event, schedule channels ask. */
+  resumesAfterLive(req: VodRequest): boolean {
+    const source = this.owner.get(req.sessionId) ?? this.sources[0];
+    return source?.assets.resumesAfterLive?.(req) ?? false;
+  }
+
   handleError(err: Error, vodResponse?: VodResponse): void {
     logger.warn('channel item failed; slate inserted', {
       err: err.message,

@@ -38,9 +38,10 @@ const optionalInt = (name: string, min: number, max: number): number | undefined
 };
 
 export function engineHostConfigFromEnv(): EngineHostConfig {
-  // Fixed by default: channels mixing VODs (WebHook, schedules) would otherwise refuse any VOD whose
-  // segments are longer than the first one's. 10 s covers Apple's 6 s and most catalogues.
-  const targetDuration = readInt('ENGINE_FORCE_TARGET_DURATION', 10, { min: 1, max: 30 });
+  // Unforced by default: each channel's target duration is its own setting, else follows its content
+  // (core/target-duration.ts). Forced, it is every channel's; the engine refuses a padding with it.
+  const padding = optionalInt('ENGINE_TARGET_DURATION_PADDING', 0, 10);
+  const targetDuration = optionalInt('ENGINE_FORCE_TARGET_DURATION', 1, 30);
   const options: EngineOptions = {
     port: readInt('port', readInt('ENGINE_PORT', 8000, { min: 0, max: 65535 }), { min: 0, max: 65535 }),
     // Unset = every interface, as a container behind a load balancer needs; 127.0.0.1 keeps a task run
@@ -48,9 +49,7 @@ export function engineHostConfigFromEnv(): EngineHostConfig {
     host: readOptionalString('ENGINE_HOST'),
     defaultSlateUri: readOptionalString('ENGINE_SLATE_URI'),
     forceTargetDuration: targetDuration,
-    // The engine requires the tick bound to exceed the segment length.
-    maxTickInterval: Math.max(10_000, (targetDuration + 1) * 1000),
-    targetDurationPadding: optionalInt('ENGINE_TARGET_DURATION_PADDING', 0, 10),
+    targetDurationPadding: padding,
     playlistWindowMs: readInt('ENGINE_WINDOW_MS', 60_000, { min: 6000, max: 3_600_000 }),
     // At most 290 s: the server waits keep-alive + 1 s for headers, under Node's 300 s request timeout.
     keepAliveTimeout: readInt('ENGINE_KEEP_ALIVE_S', ENGINE_KEEP_ALIVE_S, { min: 1, max: 290 }),

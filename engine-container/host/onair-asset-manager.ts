@@ -1,6 +1,7 @@
 /**
  * The asset manager for channel-API channels. Loop: the channel's VOD every time, after its preroll when
- * it has one. WebHook: whatever the channel's webhook answers (webhook.ts). Errors are the engine's to
+ * it has one. WebHook: whatever the channel's webhook answers (webhook.ts). Both resume what a live
+ * event cut into after it. Errors are the engine's to
  * handle: it plays the slate and calls handleError.
  */
 
@@ -41,6 +42,14 @@ export interface OnairAssetManagerOptions {
 
 export class OnairAssetManager implements IAssetManager {
   constructor(private readonly opts: OnairAssetManagerOptions) {}
+
+  /**
+   * After a live event a Loop channel goes on with its VOD where the event cut it, and a WebHook
+   * channel with the item it was playing: its webhook is not asked again for what it already answered.
+   */
+  resumesAfterLive(): boolean {
+    return true;
+  }
 
   async getNextVod(req: VodRequest): Promise<VodResponse> {
     const channel = this.opts.channel(req.sessionId);

@@ -32,7 +32,10 @@ const schema = z
     slateDuration: positiveMs().default(4000),
     kvstoreUrl: z.string().url().optional(),
     cachestoreUrl: z.string().url().optional(),
-    sharedStoreCacheTTL: ms().default(1000),
+    /** Contract: time data waits in memory before it is written to the shared store. Writes go through. */
+    sharedStoreCacheTTL: ms().optional(),
+    /** How old this instance's view of a shared playout log may get before a request or tick re-reads it. */
+    sharedLogMaxAgeMs: ms().default(1000),
     heartbeat: z
       .string()
       .regex(/^\/[^?#]*$/, 'must be a path starting with /')
@@ -45,7 +48,8 @@ const schema = z
       .optional(),
     cacheTTL: z.number().positive().default(4),
     playheadDiffThreshold: ms().optional(),
-    maxTickInterval: positiveMs().default(10000),
+    /** Unset: the tick adapts to the channels' target durations (tick-ceiling.ts). */
+    maxTickInterval: positiveMs().optional(),
     cloudMetrics: z.boolean().default(false),
     useDemuxedAudio: z.boolean().default(false),
     dummySubtitleEndpoint: endpoint.default('/vtt/dummyUrl'),
@@ -87,13 +91,18 @@ const schema = z
   .superRefine((o, ctx) => {
     const issue = (path: string, message: string) =>
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
-    if (o.maxTickInterval <= o.averageSegmentDuration) {
+    refuseContractOptions(o, issue);
+    if (o.maxTickInterval !== undefined && o.maxTickInterval <= o.averageSegmentDuration) {
       issue(
         'maxTickInterval',
         `must exceed the media segment length (averageSegmentDuration ${o.averageSegmentDuration} ms)`,
       );
     }
-    if (o.forceTargetDuration !== undefined && o.maxTickInterval <= o.forceTargetDuration * 1000) {
+    if (
+      o.maxTickInterval !== undefined &&
+      o.forceTargetDuration !== undefined &&
+      o.maxTickInterval <= o.forceTargetDuration * 1000
+    ) {
       issue(
         'maxTickInterval',
         `must exceed the media segment length (forceTargetDuration ${o.forceTargetDuration} s)`,
@@ -122,6 +131,47 @@ const schema = z
       issue('staticDirectory', `"${o.staticDirectory}" is not a directory`);
     }
   });
+
+type Issue = (path: string, message: string) => void;
+
+/**
+ * Contract options that have no meaning in this engine's design (time is the playhead; the shared store
+ * holds log items, not VODs) are refused when set to anything but what the engine does anyway, rather
+ * than accepted and ignored (README, "Options").
+ */
+function refuseContractOptions(
+  o: {
+    playheadDiffThreshold?: number;
+    partialStoreHLSVod: boolean;
+    sharedStoreCacheTTL?: number;
+    targetDurationPadding?: number;
+    forceTargetDuration?: number;
+  },
+  issue: Issue,
+): void {
+  if (o.playheadDiffThreshold !== undefined)
+    issue(
+      'playheadDiffThreshold',
+      'not supported: this engine has no playhead that can drift (a playlist is computed from the clock); remove it',
+    );
+  if (o.partialStoreHLSVod)
+    issue(
+      'partialStoreHLSVod',
+      'not supported: the shared store holds no VOD here, only playout log items that name VOD URIs; remove it',
+    );
+  if (o.sharedStoreCacheTTL !== undefined && o.sharedStoreCacheTTL !== 0)
+    issue(
+      'sharedStoreCacheTTL',
+      'not supported: every log item is written to the shared store at once (the first writer wins, so a ' +
+        'delayed write would let engines disagree); only 0 is accepted. sharedLogMaxAgeMs bounds how old ' +
+        "an engine's read view of the shared log may get",
+    );
+  if (o.targetDurationPadding !== undefined && o.forceTargetDuration !== undefined)
+    issue(
+      'targetDurationPadding',
+      'pads the target duration computed from the media; forceTargetDuration fixes it instead: set one of them',
+    );
+}
 
 export type EngineOptions = z.input<typeof schema>;
 export type EngineConfig = z.output<typeof schema> & { port: number };

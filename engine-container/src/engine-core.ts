@@ -15,6 +15,7 @@ import { EngineEvents } from './events';
 import { Metrics } from './metrics';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
+import { adaptiveTickCeilingMs } from './tick-ceiling';
 import type { Channel, IAssetManager } from './types';
 import { WakeQueue } from './util/wake-queue';
 import { loadVod } from './vod/load-vod';
@@ -216,6 +217,16 @@ export class EngineCore {
       sinceMs = Math.min(sinceMs ?? since, since);
     }
     return sinceMs === undefined ? { channels } : { channels, sinceMs };
+  }
+
+  /** The longest the tick may sleep: maxTickInterval, else adapted to the channels' target durations. */
+  tickCeilingMs(): number {
+    if (this.config.maxTickInterval !== undefined) return this.config.maxTickInterval;
+    return adaptiveTickCeilingMs(this.targetDurationsS());
+  }
+
+  private *targetDurationsS(): Iterable<number | undefined> {
+    for (const { playout } of this.channels.values()) yield playout.header?.targetDurationS;
   }
 
   nextWakeMs(): number {

@@ -12,10 +12,12 @@ import { EngineCore } from './engine-core';
 import type { EngineEvents } from './events';
 import { emfLine } from './metrics';
 import type { PlayoutLogStore } from './playout/log-store';
+import { ErrorLog } from './server/error-log';
 import { EventStreams } from './server/event-stream';
 import { handleRequest, type ServerContext } from './server/routes';
 import { isSubtitleSource, VttSlicer } from './server/vtt';
 import { storeFromUrl } from './stores/store-from-url';
+import { DEFAULT_TICK_CEILING_MS, MIN_ADAPTIVE_TICK_CEILING_MS } from './tick-ceiling';
 import type { Channel, IAssetManager } from './types';
 import { TaskLoop } from './util/task-loop';
 
@@ -75,6 +77,7 @@ export class Engine {
         log: core.log,
       }),
       log: core.log,
+      errors: new ErrorLog(core.log),
     };
     const server = createServer((req, res) => void handleRequest(ctx, req, res));
     server.keepAliveTimeout = config.keepAliveTimeout * 1000;
@@ -101,7 +104,10 @@ export class Engine {
         // Stops starting advances (between slices) once stop() has ended this tick.
         const runs = await core.kickDue(() => this.tick === tick);
         const delay = core.laterWakeMs - config.clock();
-        const next = Math.min(config.maxTickInterval, Math.max(MIN_TICK_MS, delay));
+        // The adaptive ceiling scans every channel: only a sleep longer than its least value can meet it.
+        const ceiling =
+          config.maxTickInterval ?? (delay > MIN_ADAPTIVE_TICK_CEILING_MS ? core.tickCeilingMs() : delay);
+        const next = Math.min(ceiling, Math.max(MIN_TICK_MS, delay));
         const nextTickMs = config.clock() + next;
         // A finished run may want a wake before the next tick (an item start): then look again at
         // once. Only then: re-running the tick for every batch of runs that settles would scan every
@@ -112,7 +118,7 @@ export class Engine {
           });
         return next;
       },
-      config.maxTickInterval,
+      config.maxTickInterval ?? DEFAULT_TICK_CEILING_MS,
       onError,
     );
     this.tick = tick;

@@ -68,6 +68,12 @@ export interface IAssetManager {
    */
   upcomingContent?(req: VodRequest): Promise<UpcomingContent | undefined>;
   handleError?(err: Error, vodResponse?: VodResponse): void | Promise<void>;
+  /**
+   * Our extension: true when, after a LIVE event, the channel resumes the items the event cut into (from
+   * where it cut them) instead of asking for new ones (docs/live-mixing.md "After the event"). Unset:
+   * the engine asks getNextVod, as a schedule that says what is on at each moment wants.
+   */
+  resumesAfterLive?(req: VodRequest): boolean;
 }
 
 export interface AudioTrack {
@@ -112,6 +118,11 @@ export interface Channel {
   profile?: ChannelProfile[];
   audioTracks?: AudioTrack[];
   subtitleTracks?: SubtitleTrack[];
+  /**
+   * Our extension: the channel's EXT-X-TARGETDURATION, whole seconds, instead of the one computed from
+   * its media (forceTargetDuration still wins: channel/header.ts). Fixed with the channel's first item.
+   */
+  targetDuration?: number;
   options?: ChannelOptions;
 }
 

@@ -18,7 +18,10 @@ export type CreateChannelOutcome =
   | { ok: true; channel: Channel }
   | { ok: false; reason: 'name_taken' | 'limit_reached' };
 
-/** The name inside channel id `<tenant>.<name>` when the id is the principal's; undefined otherwise. */
+/**
+ * The name inside channel id `<prefix>-<name>` (or the older `<tenant>.<name>`) when the id is the
+ * principal's; undefined otherwise.
+ */
 export function ownChannelName(principal: Principal, id: string): string | undefined {
   const parsed = parseChannelId(id);
   return parsed?.tenant === principal.tenant ? parsed.name : undefined;

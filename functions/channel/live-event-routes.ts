@@ -27,7 +27,7 @@ const liveEventSchema = z.object({
   start: z.string().describe('ISO 8601 UTC'),
   end: z.string().describe('ISO 8601 UTC'),
 });
-const EXAMPLE_CHANNEL = { id: 'trial-0000.news' };
+const EXAMPLE_CHANNEL = { id: 'trial_0000-news' };
 
 type Open = (req: ApiRequest) => Promise<{ deps: ChannelDeps; principal: Principal }>;
 

@@ -3,7 +3,7 @@ import type { MediaShape } from '../../core/media-shape';
 import type { ChannelType } from './channel-schema';
 
 export interface Channel {
-  /** `<tenant>.<name>` (channel-id.ts), derived from tenant and name. */
+  /** `<prefix>-<name>` (channel-id.ts), derived from tenant and name. */
   id: string;
   tenant: string;
   /** Unique in the deployment: the playback URL holds only the name. */

@@ -127,7 +127,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         summary: 'A channel, with its status',
         params: { id: channelIdSchema },
         responses: { 200: { description: 'the channel', schema: createViewSchema } },
-        example: { params: { id: 'trial-0000.news' } },
+        example: { params: { id: 'trial_0000-news' } },
       },
       handler: async (req) => {
         const { deps, principal } = await open(req);
@@ -152,7 +152,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
           },
         },
         example: {
-          params: { id: 'trial-0000.news' },
+          params: { id: 'trial_0000-news' },
           body: { url: 'https://example.com/vod/other.m3u8' },
         },
       },
@@ -181,7 +181,7 @@ export function channelRoutes(getDeps: GetDeps): Route[] {
         summary: 'Delete a channel',
         params: { id: channelIdSchema },
         responses: { 204: { description: 'deleted' } },
-        example: { params: { id: 'trial-0000.news' } },
+        example: { params: { id: 'trial_0000-news' } },
       },
       handler: async (req) => {
         const { deps, principal } = await open(req);

@@ -15,6 +15,7 @@ import { logger } from '../../core/logger';
 import { tableName, tables } from '../../core/resources';
 import { type Authenticate, createAuthenticator } from './api/auth';
 import { readScheduleApiConfig, readSchedulerConfig } from './config';
+import { type LiveSegmentReader, liveSegmentReader } from './live-target-duration';
 import { runFeed, type SchedulerDeps } from './scheduler/scheduler';
 import { cachedDurationResolver, createDurationCache, type DurationResolver } from './scheduler/vod-duration';
 import { type ChangeStamp, dynamoChangeStamp } from './stores/change-stamp';
@@ -62,6 +63,8 @@ export interface ScheduleApiDeps extends ScheduleStores {
   vodDurationMs: DurationResolver;
   /** Does an entry's URL answer as HLS (core/fetch/hls-probe.ts)? Through the guarded fetch. */
   probe: (url: string) => Promise<HlsProblem | undefined>;
+  /** A LIVE source's longest segment (manual LIVE entries), fetched through the guarded fetch. */
+  liveSegmentS: LiveSegmentReader;
 }
 
 export interface ApiDepsOptions {
@@ -99,6 +102,15 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
         timeoutMs: scheduler.fetchTimeoutMs,
         maxBytes: scheduler.playlistMaxBytes,
       });
+    },
+    liveSegmentS: (url) => {
+      const scheduler = readSchedulerConfig(options.env);
+      const fetch = processGuardedFetch(scheduler.allowPrivateUrls);
+      return liveSegmentReader({
+        timeoutMs: scheduler.fetchTimeoutMs,
+        maxBytes: scheduler.playlistMaxBytes,
+        fetch,
+      })(url);
     },
   };
 }

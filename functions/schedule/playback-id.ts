@@ -3,7 +3,7 @@
  * base64url (no padding). Two tenants may both have a channel `news`; their engine ids (and so their
  * playback URLs `{playback_host}/channels/<engine id>/master.m3u8`) never collide. `~` is neither in
  * base64url nor in a schedule id, so the id splits back at its first `~`; the channel service's ids
- * (`<tenant>.<name>`) never contain it either.
+ * (`<prefix>-<name>`) never contain it either.
  */
 import { SCHEDULE_ID } from './model';
 

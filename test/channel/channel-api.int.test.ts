@@ -110,7 +110,7 @@ describe('channels', () => {
     expect(created.status).toBe(201);
     const playback = `${system.env.PLAYBACK_BASE_URL}/channels/news/master.m3u8`;
     expect(await created.json()).toEqual({
-      id: `${tenant}.news`,
+      id: `${tenant}-news`,
       name: 'news',
       type: 'Loop',
       url: 'https://vod.example.com/a/master.m3u8',
@@ -128,9 +128,9 @@ describe('channels', () => {
       ],
     });
     expect(await (await get('/channel', token)).json()).toEqual([
-      { id: `${tenant}.news`, name: 'news', type: 'Loop', url: playback, status: 'starting' },
+      { id: `${tenant}-news`, name: 'news', type: 'Loop', url: playback, status: 'starting' },
     ]);
-    const deleted = await del(`/channel/${tenant}.news`, token);
+    const deleted = await del(`/channel/${tenant}-news`, token);
     expect(deleted.status).toBe(204);
     expect(await (await get('/channel', token)).json()).toEqual([]);
   });
@@ -153,7 +153,7 @@ describe('channels', () => {
     for (const n of ['s1', 's2', 's3'])
       expect((await post('/channel', loop(`slot-${tenant}-${n}`), token)).status).toBe(201);
     expect((await post('/channel', loop(`slot-${tenant}-s4`), token)).status).toBe(403);
-    expect((await del(`/channel/${tenant}.slot-${tenant}-s1`, token)).status).toBe(204);
+    expect((await del(`/channel/${tenant}-slot-${tenant}-s1`, token)).status).toBe(204);
     expect((await post('/channel', loop(`slot-${tenant}-s4`), token)).status).toBe(201);
   });
 
@@ -162,7 +162,7 @@ describe('channels', () => {
     const b = await trialToken();
     expect((await post('/channel', loop(`iso-${a.tenant}`), a.token)).status).toBe(201);
     expect(await (await get('/channel', b.token)).json()).toEqual([]);
-    expect((await del(`/channel/${a.tenant}.iso-${a.tenant}`, b.token)).status).toBe(404);
+    expect((await del(`/channel/${a.tenant}-iso-${a.tenant}`, b.token)).status).toBe(404);
     expect((await get('/channel', a.token)).status).toBe(200);
     expect(await (await get('/channel', a.token)).json()).toHaveLength(1);
   });
@@ -180,16 +180,23 @@ describe('channels', () => {
 
   it('answers 404 for an unknown channel id', async () => {
     const { token, tenant } = await trialToken();
-    expect((await del(`/channel/${tenant}.nothing-here`, token)).status).toBe(404);
+    expect((await del(`/channel/${tenant}-nothing-here`, token)).status).toBe(404);
+  });
+
+  it('deletes a channel by its id of the older form <tenant>.<name>', async () => {
+    const { token, tenant } = await trialToken();
+    expect((await post('/channel', loop(`old-${tenant}`), token)).status).toBe(201);
+    expect((await del(`/channel/${tenant}.old-${tenant}`, token)).status).toBe(204);
+    expect(await (await get('/channel', token)).json()).toEqual([]);
   });
 
   it('puts a channel event on the queue for every create and delete', async () => {
     const { token, tenant } = await trialToken();
     await post('/channel', loop(`ev-${tenant}`), token);
-    await del(`/channel/${tenant}.ev-${tenant}`, token);
+    await del(`/channel/${tenant}-ev-${tenant}`, token);
     const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
     const seen: { type: string; channelId: string }[] = [];
-    for (let i = 0; i < 10 && seen.filter((e) => e.channelId === `${tenant}.ev-${tenant}`).length < 2; i++) {
+    for (let i = 0; i < 10 && seen.filter((e) => e.channelId === `${tenant}-ev-${tenant}`).length < 2; i++) {
       const res = await sqs.send(
         new ReceiveMessageCommand({
           QueueUrl: system.env.QUEUE_CHANNEL_EVENTS,
@@ -199,7 +206,7 @@ describe('channels', () => {
       );
       for (const m of res.Messages ?? []) seen.push(JSON.parse(m.Body!));
     }
-    const mine = seen.filter((e) => e.channelId === `${tenant}.ev-${tenant}`).map((e) => e.type);
+    const mine = seen.filter((e) => e.channelId === `${tenant}-ev-${tenant}`).map((e) => e.type);
     expect(mine).toEqual(['channel.created', 'channel.deleted']);
     sqs.destroy();
   });
@@ -372,7 +379,7 @@ describe('authentication', () => {
     const operator = await issueOperatorToken({ tenant: 'acme', maxChannels: 50, env: 'prod', days: 30 });
     const created = await post('/channel', loop('acme-prod-news'), operator.token, prod.url);
     expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ id: 'acme.acme-prod-news' });
+    expect(await created.json()).toMatchObject({ id: 'acme-acme-prod-news' });
     const { token } = await trialToken();
     const refused = await get('/channel', token, prod.url);
     expect(refused.status).toBe(403);

@@ -1,8 +1,10 @@
 /**
  * The console as a newcomer uses it: `npm start`'s whole system, the console in headless Chromium
  * (Playwright), no curl. Get a trial token, create a Loop channel through the form (and see the API's
- * own validation message first), watch it play for 30 s without a stall, see its timeline, delete it;
- * the AutoABR page and the API reference render. A screenshot of each page goes to
+ * own validation message first, the field marked), watch it play for 10 s without a stall, see its
+ * timeline, delete it; the AutoABR page renders and says so of a job that never existed; the API
+ * reference renders; a pasted bad token is refused in words, not an endless "Loading"; one nav link is
+ * current at a time. A screenshot of each page goes to
  * test-output/console/. No console errors anywhere. Runs where /usr/bin/chromium exists.
  */
 import { mkdirSync } from 'node:fs';
@@ -15,7 +17,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../support/brow
 import { waitOnAir } from '../support/on-air';
 
 const SHOTS = join(import.meta.dirname, '../../test-output/console');
-const WATCH_SECONDS = 30;
+// Short: console-player.int.test.ts plays 60 s and checks every stat against hls.js.
+const WATCH_SECONDS = 10;
 
 let system: RunningSystem;
 let browser: Browser;
@@ -46,7 +49,7 @@ afterAll(async () => {
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 it.skipIf(!chromiumAvailable())(
-  'a newcomer gets a token, creates a Loop channel, watches it, sees its timeline and deletes it',
+  'a newcomer gets a token, creates a Loop channel, watches it, sees its timeline and deletes it; a bad token is refused in words',
   async () => {
     await page.goto(system.urls.console!);
     await page.getByLabel('Company').fill('Acme');
@@ -114,13 +117,27 @@ it.skipIf(!chromiumAvailable())(
     await page.getByRole('link', { name: 'AutoABR' }).click();
     await page.getByRole('heading', { name: 'Submit a VMAF job' }).waitFor();
     await page.getByText('No job is queued or running.').waitFor();
+    await page.getByLabel('Results of job (name)').fill('never-was');
+    await page.getByRole('button', { name: 'Show results' }).click();
+    await page.getByText('No job named “never-was” was found.').waitFor();
+    expect(await page.locator('nav [aria-current="page"]').allTextContents()).toEqual(['AutoABR']);
     await shot('4-autoabr');
 
     await page.getByRole('link', { name: 'API reference' }).click();
     await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
     await shot('5-api-reference');
-
     expect(consoleErrors).toEqual([]);
+
+    // A pasted token the API refuses: said in words, with the way out, and only the Token link current.
+    await page.goto(`${system.urls.console!}#/token`);
+    await page.getByLabel('Token (x-jwt)').fill('not-a-token');
+    await page.getByRole('button', { name: 'Use this token' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Your token was refused (401');
+    expect(await page.getByText('Loading…').count()).toBe(0);
+    expect(await page.locator('nav [aria-current="page"]').allTextContents()).toEqual(['Channels']);
+    await shot('6-refused-token');
+    // The browser logs the refused request itself.
+    expect(consoleErrors).toEqual([expect.stringMatching(/status of 401 .*\/channel\)$/)]);
   },
   240_000,
 );

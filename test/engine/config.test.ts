@@ -11,9 +11,8 @@ describe('engine options', () => {
     expect(c).toMatchObject({
       slateRepetitions: 10,
       slateDuration: 4000,
-      sharedStoreCacheTTL: 1000,
+      sharedLogMaxAgeMs: 1000,
       cacheTTL: 4,
-      maxTickInterval: 10000,
       cloudMetrics: false,
       useDemuxedAudio: false,
       dummySubtitleEndpoint: '/vtt/dummyUrl',
@@ -33,6 +32,20 @@ describe('engine options', () => {
     });
   });
 
+  it('leaves maxTickInterval unset by default, for the tick to adapt to the channels', () => {
+    expect(resolveConfig({}, {}).maxTickInterval).toBeUndefined();
+  });
+
+  it.each([
+    { alwaysNewSegments: true },
+    { alwaysNewSegments: false },
+    { partialStoreHLSVod: false },
+    { sharedStoreCacheTTL: 0 },
+    { targetDurationPadding: 2 },
+  ])('accepts the contract option %o, which this engine honours', (options) => {
+    expect(() => resolveConfig(options, {})).not.toThrow();
+  });
+
   it('takes the port from the option, else the environment variable port, else 8000', () => {
     expect(resolveConfig({ port: 0 }, { port: '9000' }).port).toBe(0);
     expect(resolveConfig({}, { port: '9000' }).port).toBe(9000);
@@ -42,7 +55,7 @@ describe('engine options', () => {
   it.each([
     [{ maxTickInterval: 2000 }, 'maxTickInterval: must exceed the media segment length'],
     [
-      { forceTargetDuration: 12 },
+      { forceTargetDuration: 12, maxTickInterval: 11_000 },
       'maxTickInterval: must exceed the media segment length (forceTargetDuration 12 s)',
     ],
     [{ cacheTTL: 0 }, 'cacheTTL'],
@@ -57,6 +70,13 @@ describe('engine options', () => {
     [{ staticDirectory: '/no/such/dir' }, 'staticDirectory: "/no/such/dir" is not a directory'],
     [{ channelManager: {} }, 'channelManager: must have a getChannels() method'],
     [{ slateRepetiton: 3 }, "Unrecognized key(s) in object: 'slateRepetiton'"],
+    [{ playheadDiffThreshold: 1000 }, 'playheadDiffThreshold: not supported: this engine has no playhead'],
+    [{ partialStoreHLSVod: true }, 'partialStoreHLSVod: not supported: the shared store holds no VOD'],
+    [{ sharedStoreCacheTTL: 1000 }, 'sharedStoreCacheTTL: not supported: every log item is written'],
+    [
+      { forceTargetDuration: 6, targetDurationPadding: 1 },
+      'targetDurationPadding: pads the target duration computed from the media',
+    ],
   ])('refuses %o at construction', (options, message) => {
     expect(() => new Engine(am, options as never)).toThrow(ConfigError);
     expect(() => new Engine(am, options as never)).toThrow(message);

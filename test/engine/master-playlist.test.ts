@@ -120,18 +120,18 @@ describe('the master manifest', () => {
       ...channel,
       profile: [
         { resolution: [640, 360], bw: 1_000_000, codecs: 'avc1.64001f,mp4a.40.2' },
-        { resolution: [1280, 720], bw: 3_000_000, codecs: 'avc1.64001f,ec-3', channels: '16/JOC' },
+        { resolution: [1280, 720], bw: 3_000_000, codecs: 'avc1.64001f,ec-3', channels: '6' },
       ],
       audioTracks: [{ language: 'en', name: 'English' }],
     };
     const profiled = buildLadder(ch, threeRungs, { useDemuxedAudio: true, useVTTSubtitles: false });
     expect(profiled.variants.map((v) => [v.bandwidth, v.height, v.audioGroup])).toEqual([
       [1_000_000, 360, 'mp4a.40.2-2'],
-      [3_000_000, 720, 'ec-3-16_JOC'],
+      [3_000_000, 720, 'ec-3-6'],
     ]);
     expect(profiled.audio.map((a) => [a.groupId, a.channels])).toEqual([
       ['mp4a.40.2-2', '2'],
-      ['ec-3-16_JOC', '16/JOC'],
+      ['ec-3-6', '6'],
     ]);
   });
 });

@@ -72,7 +72,7 @@ describe('the channel API', () => {
 
     const walked = await walk(apis.channel, '/channel?limit=7', auth);
     expect(walked.pages.map((p) => (p.json as unknown[]).length)).toEqual([7, 7, 7, 4]);
-    expect(ids(walked)).toEqual(names.map((name) => `pager.${name}`));
+    expect(ids(walked)).toEqual(names.map((name) => `pager-${name}`));
   });
 });
 

@@ -62,6 +62,8 @@ export interface PlaybackSample {
   bufferedEnd: number | null;
   paused: boolean;
   readyState: number;
+  /** hls.js's `latency`: seconds behind the live edge (0 before its first playlist). */
+  latency?: number;
 }
 
 export interface FragRecord {

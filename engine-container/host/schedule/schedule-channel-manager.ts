@@ -8,6 +8,7 @@
 
 import type { Logger } from '../../../core/logger';
 import { mediaOf } from '../../../core/media-shape';
+import { MIXED_CONTENT_TARGET_DURATION_S } from '../../../core/target-duration';
 import { playbackChannelId } from '../../../functions/schedule/playback-id';
 import type { Channel, IChannelManager } from '../../src/index';
 import type { ScheduleChannel } from './schedule-client';
@@ -38,6 +39,9 @@ export class ScheduleChannelManager implements IChannelManager {
         ...(this.options.slate ? { slate: this.options.slate } : {}),
         // The channel's own media shape, its slate included, wins over the plug-in's slate.
         ...mediaOf(c),
+        // Entries are added while the channel plays: unless it says, room for most catalogues (and
+        // what the schedule API holds LIVE entries to: functions/schedule/live-target-duration.ts).
+        targetDuration: c.targetDuration ?? MIXED_CONTENT_TARGET_DURATION_S,
       }));
     } catch (err) {
       if (!this.last) throw err;

@@ -106,8 +106,8 @@ export class ChannelPlaylists {
     if (!keysOf(header.ladder).has(key))
       throw new HttpError(404, 'rendition_not_found', `no rendition ${key} on this channel`);
     const tail = this.playout.tail;
-    // Other instances' appends (HA) show up within sharedStoreCacheTTL; this request does not wait for them.
-    if (tail.isStale(config.sharedStoreCacheTTL)) tail.refresh().catch(() => undefined);
+    // Other instances' appends (HA) show up within sharedLogMaxAgeMs; this request does not wait for them.
+    if (tail.isStale(config.sharedLogMaxAgeMs)) tail.refresh().catch(() => undefined);
     const now = config.clock();
     const cached = this.media.get(key, tail.version, now);
     if (cached) return cached;

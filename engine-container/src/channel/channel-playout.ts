@@ -17,12 +17,13 @@ import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { VodCache } from '../vod/vod-cache';
 import { type CutContext, cutInLateEvent, cutMarginMs, resetChannel } from './cuts';
-import { decideHeader, waitsForContent } from './header';
+import { decideHeader, fixedTargetDurationS, waitsForContent } from './header';
 import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
 import { aloneExtendAtMs, continueLocally } from './outage/local-continuation';
 import { OutageGuard } from './outage/outage-guard';
 import type { LadderSource, PlannedItem, Planner } from './planner';
+import { markResumePoints, resumeAfterLive } from './resume-after-live';
 import { eventIdsOf, planScheduled } from './schedule';
 import { loadNewTailVods } from './tail-vods';
 import { planSpreadMs, wakeAtMs } from './wake';
@@ -273,8 +274,8 @@ export class ChannelPlayout {
    * the store almost nothing.
    */
   private readTtlMs(): number {
-    const { sharedStoreCacheTTL } = this.deps.config;
-    return this.header ? sharedStoreCacheTTL : Math.max(sharedStoreCacheTTL, WAITING_READ_MS);
+    const { sharedLogMaxAgeMs } = this.deps.config;
+    return this.header ? sharedLogMaxAgeMs : Math.max(sharedLogMaxAgeMs, WAITING_READ_MS);
   }
 
   /** Loads the VODs of items not checked yet (tail-vods.ts). */
@@ -290,7 +291,8 @@ export class ChannelPlayout {
   }
 
   private plan(startMs: number, header: ChannelHeader | undefined): Promise<PlannedItem[]> {
-    const ctx = { channel: this.channel, startMs, targetDurationS: header?.targetDurationS };
+    const targetDurationS = header?.targetDurationS ?? fixedTargetDurationS(this.channel, this.deps.config);
+    const ctx = { channel: this.channel, startMs, targetDurationS, resume: resumeAfterLive(this.tail.items) };
     if (this.schedule.length === 0) return this.deps.planner.next(ctx);
     const live = this.mixer.nextStartMs(startMs);
     return planScheduled(this.deps.planner, ctx, this.schedule, this.playedEvents(), live);
@@ -354,6 +356,7 @@ export class ChannelPlayout {
     const keys = renditionKeys(header.ladder);
     let at = startMs;
     for (const { draft } of planned) {
+      markResumePoints(draft, this.tail.items, at);
       const item = buildItem(this.tail.items, draft, at, header, keys, resolve);
       if ((await this.tail.append(item)) === 'conflict') {
         metrics.inc('AppendConflicts');

@@ -1,7 +1,7 @@
 /**
  * Cutting into a channel's log ahead of now: a reset (engine README, "Reset") and a schedule event
  * announced late (live-mixing.md, rule 3). Both start at a segment boundary far enough ahead that no
- * engine, whose view of the log may be up to sharedStoreCacheTTL old, has served what the cut replaces.
+ * engine, whose view of the log may be up to sharedLogMaxAgeMs old, has served what the cut replaces.
  */
 import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
@@ -34,7 +34,7 @@ export interface CutContext {
 }
 
 /** How far ahead of now a cut starts: covers instances whose view of the log is up to this old. */
-export const cutMarginMs = (config: EngineConfig): number => Math.max(config.sharedStoreCacheTTL, 500);
+export const cutMarginMs = (config: EngineConfig): number => Math.max(config.sharedLogMaxAgeMs, 500);
 
 /** Where a cut at or after atMs can start (cutBoundaryMs). */
 const boundaryAt = (ctx: CutContext, atMs: number): number =>

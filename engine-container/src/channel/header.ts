@@ -1,8 +1,10 @@
 /**
  * What a channel fixes when its first item is appended, and keeps for the life of its log: the output
- * ladder and EXT-X-TARGETDURATION (forceTargetDuration, else the longest segment of the first VOD and
- * of the slate, rounded as RFC 8216 rounds EXTINF, plus targetDurationPadding). Later VODs with longer
- * segments are refused (slate) rather than breaking the target duration under players.
+ * ladder and EXT-X-TARGETDURATION (forceTargetDuration, else the channel's own targetDuration, else the
+ * longest segment of what it can play: its first items (VOD and preroll), the VOD it will play first,
+ * and the slate, rounded as RFC 8216 rounds EXTINF, plus targetDurationPadding). Later VODs and LIVE
+ * sources with longer segments are refused (slate) rather than breaking the target duration under
+ * players: RFC 8216 wants every EXTINF, rounded, at most the target duration.
  *
  * The ladder comes from the channel's content, never from what happens to play first: the first
  * planned VOD, else the first VOD the asset manager knows the channel will play (its look-ahead,
@@ -25,8 +27,25 @@ type HeaderConfig = Pick<
   'forceTargetDuration' | 'targetDurationPadding' | 'useDemuxedAudio' | 'useVTTSubtitles'
 >;
 
-export function targetDurationFor(vods: readonly ParsedVod[], config: HeaderConfig): number {
-  if (config.forceTargetDuration !== undefined) return config.forceTargetDuration;
+/**
+ * The target duration a channel has before its first item when it is not computed from the media:
+ * forceTargetDuration (the operator's, for every channel), else the channel's own. The first items are
+ * held to it like every later one.
+ */
+export function fixedTargetDurationS(
+  channel: Pick<Channel, 'targetDuration'>,
+  config: Pick<EngineConfig, 'forceTargetDuration'>,
+): number | undefined {
+  return config.forceTargetDuration ?? channel.targetDuration;
+}
+
+export function targetDurationFor(
+  channel: Pick<Channel, 'targetDuration'>,
+  vods: readonly ParsedVod[],
+  config: HeaderConfig,
+): number {
+  const fixed = fixedTargetDurationS(channel, config);
+  if (fixed !== undefined) return fixed;
   const longestMs = Math.max(0, ...vods.map((v) => v.maxSegmentMs));
   return Math.max(1, Math.round(longestMs / 1000)) + (config.targetDurationPadding ?? 0);
 }
@@ -44,7 +63,7 @@ export function decideHeader(
   const shaped = withAnswerMedia(channel, planned.find((p) => p.media)?.media ?? upcoming?.media);
   return {
     ladder: buildLadder(shaped, source.vod, config),
-    targetDurationS: targetDurationFor(vods, config),
+    targetDurationS: targetDurationFor(channel, vods, config),
   };
 }
 

@@ -9,7 +9,7 @@ import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import type { Metrics } from '../metrics';
 import { loopDraft, type VodPlan, vodDraft } from '../playout/drafts';
-import type { ItemDraft } from '../playout/item';
+import type { ItemDraft, ResumePoint } from '../playout/item';
 import type { Channel, ChannelMedia, IAssetManager, ScheduleEvent, VodRequest, VodResponse } from '../types';
 import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
 import { gapUri } from '../vod/synthetic-gap';
@@ -51,6 +51,8 @@ export interface PlanContext {
   targetDurationS?: number;
   /** Start of the next scheduled event: the VOD is truncated to end there. */
   untilMs?: number;
+  /** What a LIVE event that just ended cut into: played instead of asking, when the asset manager says so. */
+  resume?: readonly ResumePoint[];
 }
 
 export class AssetError extends Error {
@@ -126,6 +128,10 @@ export class Planner {
   /** The next item(s) from the asset manager: [preroll?, vod], or a slate on any failure. */
   async next(ctx: PlanContext): Promise<PlannedItem[]> {
     const { config, assetManager } = this.deps;
+    if (ctx.resume?.length && assetManager.resumesAfterLive?.(this.request(ctx))) {
+      const resumed = await this.resumed(ctx, ctx.resume);
+      if (resumed.length) return resumed;
+    }
     let response: VodResponse | undefined;
     try {
       response = await withTimeout(
@@ -135,8 +141,15 @@ export class Planner {
       );
       if (!response || typeof response !== 'object')
         throw new AssetError('getNextVod returned no VodResponse');
+      // Without a duration, a gap is the slate once (slateDuration only when the slate is not loaded).
       if (response.type === 'gap')
-        return this.slate(ctx, 'gap', { durationMs: response.desiredDuration ?? config.slateDuration });
+        return this.slate(
+          ctx,
+          'gap',
+          response.desiredDuration === undefined
+            ? { repetitions: 1 }
+            : { durationMs: response.desiredDuration },
+        );
       if (!response.uri) throw new AssetError(`VodResponse ${response.id ?? '(no id)'} has no uri`);
       const vod = await this.loadFitting(response.uri, ctx);
       const preroll = await this.preroll(ctx, response);
@@ -153,14 +166,36 @@ export class Planner {
         timedMetadata: response.timedMetadata,
       };
       const media = response.media;
-      return [
-        ...(preroll ? [preroll] : []),
-        { draft: vodDraft(referenceTrack(vod), plan), vod, ...(media ? { media } : {}) },
-      ];
+      const draft = vodDraft(referenceTrack(vod), plan);
+      // Cut short for a coming event: what it would have played, resumed after a LIVE one.
+      const full = vodDraft(referenceTrack(vod), { ...plan, desiredDurationMs: response.desiredDuration });
+      if (full.durationMs > draft.durationMs) draft.fullDurationMs = full.durationMs;
+      return [...(preroll ? [preroll] : []), { draft, vod, ...(media ? { media } : {}) }];
     } catch (err) {
       this.report(ctx.channel, err, response);
       return this.slate(ctx, (err as Error)?.message ?? 'error', { repetitions: config.slateRepetitions });
     }
+  }
+
+  /** The items a LIVE event cut into, from where it cut them (resume-after-live.ts), within ctx.untilMs. */
+  private async resumed(ctx: PlanContext, points: readonly ResumePoint[]): Promise<PlannedItem[]> {
+    const planned: PlannedItem[] = [];
+    let roomMs = ctx.untilMs === undefined ? Number.POSITIVE_INFINITY : ctx.untilMs - ctx.startMs;
+    for (const { durationMs, ...point } of points) {
+      if (roomMs <= 0) break;
+      try {
+        const vod = await this.loadFitting(point.uri, ctx);
+        const draft = vodDraft(referenceTrack(vod), {
+          ...point,
+          desiredDurationMs: Math.min(durationMs, roomMs),
+        });
+        roomMs -= draft.durationMs;
+        planned.push({ draft, vod });
+      } catch (err) {
+        this.report(ctx.channel, err, { id: point.id, title: point.title, uri: point.uri });
+      }
+    }
+    return planned;
   }
 
   private capped(ctx: PlanContext, desired: number | undefined, preroll?: PlannedItem): number | undefined {

@@ -7,6 +7,7 @@
  */
 import type { Channel } from '../types';
 import type { ParsedVod } from '../vod/parsed-vod';
+import { profileForContent } from './profile-for-content';
 
 export interface OutputVariant {
   bandwidth: number;
@@ -93,11 +94,12 @@ const markDefault = (list: Track[]): number[] => {
 
 function fromProfile(
   channel: Channel,
+  vod: ParsedVod,
   audioTracks: Track[],
   opts: LadderOptions,
 ): Omit<OutputLadder, 'subtitles'> {
   const audio: OutputAudio[] = [];
-  const variants = (channel.profile ?? []).map((p) => {
+  const variants = profileForContent(channel.profile ?? [], vod).map((p) => {
     const [, audioCodec] = p.codecs.split(',').map((c) => c.trim());
     const channels = p.channels ?? '2';
     const groupId = safeName(`${audioCodec ?? 'audio'}-${channels}`);
@@ -161,7 +163,10 @@ function fromVod(
   return { variants, audio };
 }
 
-/** The ladder a new channel gets: its profile if set, else the first VOD's variants. */
+/**
+ * The ladder a new channel gets: its profile if set (its Atmos rungs only over content with Atmos,
+ * profile-for-content.ts), else the first VOD's variants.
+ */
 export function buildLadder(channel: Channel, vod: ParsedVod, opts: LadderOptions): OutputLadder {
   const vodAudio = vod.audio.map((a) => ({
     language: a.language ?? a.name,
@@ -170,7 +175,7 @@ export function buildLadder(channel: Channel, vod: ParsedVod, opts: LadderOption
   }));
   const audioTracks = opts.useDemuxedAudio ? tracksOrVod(channel.audioTracks, vodAudio) : [];
   const base = channel.profile?.length
-    ? fromProfile(channel, audioTracks, opts)
+    ? fromProfile(channel, vod, audioTracks, opts)
     : fromVod(vod, audioTracks, !!channel.audioTracks?.length, opts);
   // Unlike audio, no subtitle is DEFAULT unless the channel asks (docs/media.md): a VOD's DEFAULT=YES
   // is not inherited, since the first VOD's choice would switch subtitles on for every viewer of every

@@ -109,5 +109,7 @@ export function buildItem(
   if (reason !== undefined) item.reason = reason;
   if (live !== undefined) item.live = live;
   if (draft.continues) item.continues = 1;
+  if (draft.resumes) item.resumes = draft.resumes;
+  if (draft.fullDurationMs !== undefined) item.fullDurationMs = draft.fullDurationMs;
   return item;
 }

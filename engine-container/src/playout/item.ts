@@ -47,6 +47,21 @@ export interface PlayoutItem {
   live?: LiveSegments;
   /** 1: continues the previous item's stream (the next live segments): no discontinuity at its start. */
   continues?: 1;
+  /** How long the item would have played had a coming event not cut it short when it was planned. */
+  fullDurationMs?: number;
+  /** A LIVE event's items: what the event cut into, resumed after it (channel/resume-after-live.ts). */
+  resumes?: ResumePoint[];
+}
+
+/** An item a LIVE event cut into, from where it was cut: played again after the event. */
+export interface ResumePoint {
+  kind: ItemKind;
+  id: string;
+  title: string;
+  uri: string;
+  offsetMs: number;
+  durationMs: number;
+  timedMetadata?: Record<string, string | number>;
 }
 
 /** What the planner decides; the log adds seq, start, counts, ladder and target duration. */
@@ -54,6 +69,11 @@ export type ItemDraft = Pick<
   PlayoutItem,
   'kind' | 'id' | 'title' | 'uri' | 'offsetMs' | 'durationMs' | 'loop'
 > &
-  Partial<Pick<PlayoutItem, 'timedMetadata' | 'eventId' | 'reason' | 'live' | 'continues'>>;
+  Partial<
+    Pick<
+      PlayoutItem,
+      'timedMetadata' | 'eventId' | 'reason' | 'live' | 'continues' | 'resumes' | 'fullDurationMs'
+    >
+  >;
 
 export const itemEndMs = (item: PlayoutItem): number => item.startMs + item.durationMs;

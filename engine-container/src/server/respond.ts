@@ -1,7 +1,7 @@
 /** Writing responses: CORS on everything, the one JSON error shape, HEAD without a body. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../../core/errors';
-import type { Logger } from '../../../core/logger';
+import type { ErrorLog } from './error-log';
 
 export const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 
@@ -45,21 +45,21 @@ export function sendPlaylist(req: IncomingMessage, res: ServerResponse, body: st
 const pathOf = (req: IncomingMessage): string => (req.url ?? '/').split('?')[0]!.slice(0, 512);
 
 /**
- * Answers an error in the one JSON shape. Every 5xx is logged (a viewer's stall, seen from the engine):
- * an HttpError as a warning with its code, anything else as an error with its stack.
+ * Answers an error in the one JSON shape. Every 5xx goes to the error log (a viewer's stall, seen from the
+ * engine): an HttpError as a warning with its code, anything else as an error with its stack.
  */
-export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, log: Logger): void {
+export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, errors: ErrorLog): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   if (err instanceof HttpError) {
     if (err.status >= 500)
-      log.warn('answered 5xx', { method: req.method, path: pathOf(req), status: err.status, code: err.code });
+      errors.answered({ method: req.method ?? 'GET', path: pathOf(req), status: err.status, code: err.code });
     const retry: Record<string, string> = err.status === 503 ? { 'retry-after': '2' } : {};
     sendJson(req, res, err.status, err, retry);
     return;
   }
-  log.error('answered 5xx', { method: req.method, path: pathOf(req), status: 500, code: 'internal', err });
+  errors.answered({ method: req.method ?? 'GET', path: pathOf(req), status: 500, code: 'internal', err });
   sendJson(req, res, 500, { message: 'internal error', code: 'internal' });
 }

@@ -14,6 +14,7 @@ import { HttpError, notFound } from '../../../core/errors';
 import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { ChannelRuntime, EngineCore } from '../engine-core';
+import type { ErrorLog } from './error-log';
 import type { EventStreams } from './event-stream';
 import { decodeSegment } from './path-segment';
 import { serveReset } from './reset';
@@ -27,6 +28,8 @@ export interface ServerContext {
   streams: EventStreams;
   slicer: VttSlicer;
   log: Logger;
+  /** The 5xx answered, logged once per kind and window. */
+  errors: ErrorLog;
 }
 
 const channelNotFound = (id: string) => new HttpError(404, 'channel_not_found', `no channel "${id}"`);
@@ -121,7 +124,7 @@ export async function handleRequest(
   try {
     await route(ctx, req, res);
   } catch (err) {
-    sendError(req, res, err, ctx.log);
+    sendError(req, res, err, ctx.errors);
   }
 }
 

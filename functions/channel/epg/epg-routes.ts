@@ -58,7 +58,7 @@ export function channelEpgRoutes(open: Open): Route[] {
         contentType,
       },
     },
-    example: { params: { id: 'trial-0000.news' } },
+    example: { params: { id: 'trial_0000-news' } },
   });
   return [
     {

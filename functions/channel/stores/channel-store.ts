@@ -74,7 +74,7 @@ export const tenantPageKey = (tenant: string) =>
     .strict()
     .refine((key) => key.pk === channelKey(key.name).pk);
 
-/** The id is derived, not read: records written under the old `<tenant>-<name>` form read as the new one. */
+/** The id is derived, not read: records written under an older id form read with the current one. */
 function toChannel(item: Record<string, unknown>): Channel {
   const { tenant, name, type, url, opts, createdAt, events } = item as unknown as Channel;
   const channel: Channel = { id: channelId(tenant, name), tenant, name, type, url, createdAt };

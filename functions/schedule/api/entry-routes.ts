@@ -9,6 +9,7 @@ import { badRequest, conflict, notFound } from '../../../core/errors';
 import { json, type Route } from '../../../core/http';
 import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
+import { checkLiveSource } from '../live-target-duration';
 import { entryPageKey } from '../stores/page-keys';
 import type { EpgRouteContext } from './epg-routes';
 import { checkEntrySource, manualEntry } from './manual-entry';
@@ -96,10 +97,12 @@ export function entryRoutes(ctx: EpgRouteContext): Route[] {
         const { deps, tenant } = await ctx.open(req);
         const id = ctx.pathId(req);
         const body = parseWith(createEntrySchema, req.body);
-        if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
+        const channel = await deps.channels.get(tenant, id);
+        if (!channel) throw notFound(`channel ${id} not found`);
         if (body.end !== undefined && Date.parse(body.end) <= deps.clock())
           throw badRequest('the entry ends in the past', 'end');
         const warnings = await checkEntrySource(body, deps.probe);
+        if (body.type === 'LIVE') await checkLiveSource(body.url, channel, deps.liveSegmentS);
         const entry = await manualEntry(id, body, deps.vodDurationMs);
         if (entry.end_time <= deps.clock()) throw badRequest('the entry ends in the past', 'end');
         const put = await deps.entries.putManual(tenant, id, entry);

@@ -38,6 +38,8 @@
       bufferedEnd: b.length ? b.end(b.length - 1) : null,
       paused: video.paused,
       readyState: video.readyState,
+      // hls.js's distance behind the live edge (the playlist's end, aged since it was loaded), seconds.
+      latency: hls.latency,
     });
   };
   // Node calls this before reading the report, so the last sample is the moment playback was judged.

@@ -1,0 +1,78 @@
+/**
+ * Latency from the content (engine-container/README.md "Target duration"): a Loop channel of 2 s
+ * segments, made through the channel API with nothing forced, has a 2 s target duration, and hls.js
+ * at its default live position plays it at most 10 s behind the live edge (three target durations and
+ * a little; 30 s when every channel's target duration was 10 s).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSystem, startSystem } from '../../local/system';
+import { chromiumAvailable, describeErrors, playInBrowser } from '../support/browser';
+import { ensureFixtures } from '../support/fixtures';
+import { parseMasterPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
+import { waitOnAir } from '../support/on-air';
+import { type StaticServer, startStaticServer } from '../support/static-server';
+
+let system: RunningSystem;
+let origin: StaticServer;
+let playback: string;
+
+beforeAll(async () => {
+  const fixtures = await ensureFixtures();
+  origin = await startStaticServer(fixtures.root);
+  system = await startSystem({
+    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
+    services: ['channel', 'engine'],
+    env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },
+  });
+  const tokenRes = await fetch(`${system.urls.channel}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ company: 'Acme', email: 'latency@acme.test' }),
+  });
+  const { token } = (await tokenRes.json()) as { token: string };
+  const res = await fetch(`${system.urls.channel}/channel`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-jwt': `Bearer ${token}` },
+    body: JSON.stringify({ name: 'fast', type: 'Loop', url: `${origin.url}/${fixtures.vodA.path}` }),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  playback = ((await res.json()) as { playback: string }).playback;
+  await waitOnAir(playback);
+}, 120_000);
+
+afterAll(async () => {
+  await system?.stop();
+  await origin?.close();
+});
+
+describe('a Loop channel of 2 s segments', () => {
+  it('has a 2 s target duration, taken from its content', async () => {
+    const master = parseMasterPlaylist(await (await fetch(playback)).text());
+    const variant = new URL(master.variants[0]!.uri, playback).toString();
+    const media = parseMediaPlaylist(await (await fetch(variant)).text());
+    expect(media.targetDuration).toBe(2);
+  });
+
+  it.skipIf(!chromiumAvailable())(
+    'plays in hls.js at most 10 s behind the live edge',
+    async () => {
+      const played = await playInBrowser(playback, { seconds: 40 });
+      expect(played.fatalErrors, describeErrors(played.errors)).toEqual([]);
+      expect(played.playedSeconds).toBeGreaterThanOrEqual(30);
+      // Once hls.js has settled (its first 10 s of play skipped): every sample within 10 s of the edge.
+      const settledFromMs = played.raw.firstPlayingAtMs! + 10_000;
+      const latencies = played.raw.samples
+        .filter((s) => s.atMs >= settledFromMs && !s.paused && s.latency)
+        .map((s) => s.latency!);
+      expect(latencies.length).toBeGreaterThan(10);
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const figure = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+      console.log(
+        `hls.js latency behind the live edge, 2 s target duration: median ${figure(0.5).toFixed(2)} s, ` +
+          `max ${sorted.at(-1)!.toFixed(2)} s over ${latencies.length} samples, ${played.stalls} stalls`,
+      );
+      expect(Math.max(...latencies)).toBeLessThanOrEqual(10);
+    },
+    120_000,
+  );
+});
