@@ -106,7 +106,7 @@ describe('GET /channel/{id}', () => {
     const res = await call('GET', `/channel/${id}`, undefined, token);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      id: `${tenant}.get-one`,
+      id: `${tenant}-get-one`,
       name: 'get-one',
       type: 'Loop',
       url: `${origin.url}/good.m3u8`,
