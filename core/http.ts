@@ -63,7 +63,7 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
  * the headers in AWS (lib/http-api.ts); local/gateway.ts does the same with these values.
  */
 export const API_CORS = {
-  allowMethods: ['GET', 'POST', 'DELETE'],
+  allowMethods: ['GET', 'POST', 'PATCH', 'DELETE'],
   allowHeaders: ['content-type', 'x-jwt'],
   exposeHeaders: ['link', 'x-next-cursor', 'location', 'retry-after'],
   maxAgeSeconds: 600,
@@ -181,6 +181,17 @@ function toResult(res: ApiResponse): APIGatewayProxyStructuredResultV2 {
   };
 }
 
+/** 405 with the `Allow` header RFC 9110 requires: the methods the path does answer. */
+function methodNotAllowed(
+  method: string,
+  path: string,
+  allowed: string[],
+): APIGatewayProxyStructuredResultV2 {
+  const err = new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
+  const response = httpErrorResponse(err);
+  return { ...response, headers: { ...response.headers, allow: [...new Set(allowed)].join(', ') } };
+}
+
 export function routesFor(routes: readonly Route[], stage: string): Route[] {
   return routes.filter((r) => !r.stages || r.stages.includes(stage));
 }
@@ -192,11 +203,11 @@ export function createApiHandler(routes: readonly Route[], options: ApiOptions) 
   const dispatch = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     const method = event.requestContext.http.method.toUpperCase();
     const path = event.rawPath;
-    let pathMatched = false;
+    const allowed: string[] = [];
     for (const route of active) {
       const params = matchPath(route.path, path);
       if (!params) continue;
-      pathMatched = true;
+      allowed.push(route.method);
       if (route.method !== method) continue;
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(event.headers ?? {}))
@@ -218,7 +229,7 @@ export function createApiHandler(routes: readonly Route[], options: ApiOptions) 
       };
       return toResult(await route.handler(req));
     }
-    if (pathMatched) throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
+    if (allowed.length) return methodNotAllowed(method, path, allowed);
     throw notFound(`no route for ${method} ${path}`);
   };
 

@@ -76,10 +76,12 @@ function register(registry: OpenAPIRegistry, route: Route, error: z.ZodTypeAny):
     { description: string; content?: Record<string, { schema: z.ZodTypeAny }> }
   > = {};
   for (const [status, r] of Object.entries(doc.responses)) {
-    responses[status] = r.schema
+    // An error a route names answers the one error shape unless it says otherwise.
+    const schema = r.schema ?? (Number(status) >= 400 ? error : undefined);
+    responses[status] = schema
       ? {
           description: r.description,
-          content: { [r.contentType ?? 'application/json']: { schema: r.schema } },
+          content: { [r.contentType ?? 'application/json']: { schema } },
         }
       : { description: r.description };
   }

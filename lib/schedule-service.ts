@@ -55,11 +55,14 @@ export class ScheduleServiceConstruct extends Construct {
         // Verifies tokens only: the public keys, never the private ones.
         JWT_PUBLIC_KEY_PARAMETER: props.signingKeys.publicPrefix,
         TABLE_ASRUN: state.env.TABLE_ASRUN!,
+        // Channel statuses, written by the engine next to the playout log (core/channel-status/).
+        TABLE_PLAYOUT_LOG: state.env.TABLE_PLAYOUT_LOG!,
       },
     });
     grantTables(apiFn);
     // Read only: GET /api/v1/channels/{id}/asrun (the engine tasks write it).
     grantTable(state.tables.asRun, apiFn, ['dynamodb:Query']);
+    grantTable(state.tables.playoutLog, apiFn, READ_ITEMS);
     props.signingKeys.grantReadPublic(apiFn);
     const routes = createScheduleRoutes(() => {
       throw new Error('not at synth time');

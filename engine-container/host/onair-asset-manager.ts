@@ -10,6 +10,30 @@ import type { Channel, IAssetManager, VodRequest, VodResponse } from '../src/typ
 import type { OnairChannelOptions } from './channel-table-manager';
 import { callWebhook } from './webhook';
 
+/** Playlist file names that say nothing of the VOD: its folder names it instead. */
+const GENERIC_NAMES = new Set(['master', 'index', 'playlist', 'main', 'manifest', 'stream', 'prog_index']);
+
+/**
+ * A Loop VOD's title for guides and events: HLS carries none, so the URL's last telling path segment
+ * (`.../films/sintel/master.m3u8` -> `sintel`); the host when the path says nothing.
+ */
+export function vodTitle(url: string): string {
+  try {
+    const { pathname, hostname } = new URL(url);
+    const segments = pathname
+      .split('/')
+      .filter(Boolean)
+      .map((s) => decodeURIComponent(s));
+    for (let i = segments.length - 1; i >= 0; i--) {
+      const name = segments[i]!.replace(/\.m3u8?$/i, '');
+      if (name && !GENERIC_NAMES.has(name.toLowerCase())) return name;
+    }
+    return hostname;
+  } catch {
+    return url;
+  }
+}
+
 export interface OnairAssetManagerOptions {
   channel(id: string): Channel | undefined;
   fetch?: FetchLike;
@@ -39,7 +63,7 @@ export class OnairAssetManager implements IAssetManager {
     }
     return {
       id: `${channel.id}-loop`,
-      title: channel.name,
+      title: vodTitle(options.url),
       uri: options.url,
       ...(options.preroll ? { preroll: options.preroll } : {}),
     };

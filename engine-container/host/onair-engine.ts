@@ -6,6 +6,7 @@
 
 import { dynamoAsRunStore } from '../../core/asrun/asrun-store';
 import { documentClient } from '../../core/aws';
+import { dynamoStatusWriter } from '../../core/channel-status/status-store';
 import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
 import { tableName, tables } from '../../core/resources';
 import { dynamoChannelStore } from '../../functions/channel/stores/channel-store';
@@ -18,9 +19,12 @@ import { engineHostConfigFromEnv } from './config';
 import { OnairAssetManager } from './onair-asset-manager';
 import { schedulePluginFromEnv } from './schedule/index';
 import { serviceTokenProvider } from './service-token';
+import { StatusTracker } from './status/status-tracker';
 
 export interface OnairEngine {
   engine: Engine;
+  /** What this task sees of each channel's status (and writes for the APIs). */
+  status: StatusTracker;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -88,16 +92,28 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
         engine.core.log,
       )
     : undefined;
+  // Each channel's status, from this task's events, into the table the APIs read (docs/design.md).
+  const status = new StatusTracker({
+    events: engine.events,
+    writer: dynamoStatusWriter(documentClient(), tableName(tables.playoutLog)),
+    metrics: engine.core.metrics,
+    log: engine.core.log,
+    storeFailing: (id) => engine.core.channel(id)?.playout.failingSinceMs !== undefined,
+  });
   return {
     engine,
+    status,
     start: async () => {
       await table.start();
       asRun?.start();
+      // Before the engine: the first items' starts are events too.
+      status.start();
       await engine.start();
     },
     stop: async () => {
       await engine.stop();
       await asRun?.stop();
+      await status.stop();
       await table.stop();
     },
   };

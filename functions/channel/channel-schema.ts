@@ -61,14 +61,53 @@ export const createChannelSchema = z
 
 export type CreateChannelRequest = z.infer<typeof createChannelSchema>;
 
+/**
+ * `PATCH /channel/{id}`: a new source and/or new opts, by the rules of the create request. Each field
+ * given replaces the stored one as a whole (`opts: {}` clears the preroll and the media settings);
+ * name and type never change (a name is the playback URL; another type is another channel).
+ */
+export const patchChannelSchema = z
+  .object({
+    url: httpUrl.optional(),
+    opts: z
+      .object({ preroll: preroll.optional(), ...mediaShapeFields })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((b) => b.url !== undefined || b.opts !== undefined, {
+    message: 'give url or opts (or both)',
+    path: ['url'],
+  });
+
+export type PatchChannelRequest = z.infer<typeof patchChannelSchema>;
+
 /** The first field whose URL is, as written, a private or loopback address (or localhost); else undefined. */
 export function privateUrlField(
-  req: CreateChannelRequest,
+  req: Partial<Pick<CreateChannelRequest, 'url' | 'opts'>>,
 ): 'url' | 'opts.preroll.url' | 'opts.slate' | undefined {
-  if (isLiteralPrivateUrl(req.url)) return 'url';
+  if (req.url !== undefined && isLiteralPrivateUrl(req.url)) return 'url';
   if (req.opts?.preroll && isLiteralPrivateUrl(req.opts.preroll.url)) return 'opts.preroll.url';
   if (req.opts?.slate && isLiteralPrivateUrl(req.opts.slate)) return 'opts.slate';
   return undefined;
+}
+
+/**
+ * The URLs of a channel checked as HLS before they are stored (docs/channel-api.md "Sources that do not
+ * answer"): a Loop channel's `url`, `opts.preroll.url` and `opts.slate`, accepted with a warning when
+ * they do not answer (an origin may be down for a moment; the channel's status shows it meanwhile). A
+ * WebHook's URL is not called: it answers JSON, and a call may have effects at the webhook's end.
+ */
+export function probedSources(channel: {
+  type: ChannelType;
+  url: string;
+  opts?: { preroll?: { url: string }; slate?: string };
+}): [string, string][] {
+  const fields: [string, string][] = [];
+  if (channel.type === 'Loop') fields.push(['url', channel.url]);
+  if (channel.opts?.preroll) fields.push(['opts.preroll.url', channel.opts.preroll.url]);
+  if (channel.opts?.slate) fields.push(['opts.slate', channel.opts.slate]);
+  return fields;
 }
 
 export const tokenRequestSchema = z

@@ -8,7 +8,7 @@ import { logger } from '../../core/logger';
 import type { PageRequest } from '../../core/paging';
 import { channelEvent } from './channel-events';
 import { channelId, parseChannelId } from './channel-id';
-import type { CreateChannelRequest } from './channel-schema';
+import type { CreateChannelRequest, PatchChannelRequest } from './channel-schema';
 import type { ChannelDeps } from './deps';
 import type { Channel } from './model';
 
@@ -78,4 +78,41 @@ export async function deleteChannel(
   }
   logger.info('channel deleted', { channelId: removed.id });
   return removed;
+}
+
+/** The principal's channel `id`; undefined when it has none of that id. */
+export async function getChannel(
+  deps: Pick<ChannelDeps, 'channels'>,
+  principal: Principal,
+  id: string,
+): Promise<Channel | undefined> {
+  const name = ownChannelName(principal, id);
+  if (name === undefined) return undefined;
+  const channel = await deps.channels.get(name);
+  return channel?.tenant === principal.tenant ? channel : undefined;
+}
+
+export type UpdateChannelOutcome =
+  | { ok: true; channel: Channel }
+  | { ok: false; reason: 'no_channel' }
+  | { ok: false; reason: 'preroll_on_webhook' };
+
+/** Sets a new source and/or opts on the principal's channel `id` (the engine plays them from its next item). */
+export async function updateChannel(
+  deps: Pick<ChannelDeps, 'channels'>,
+  principal: Principal,
+  id: string,
+  patch: PatchChannelRequest,
+): Promise<UpdateChannelOutcome> {
+  const current = await getChannel(deps, principal, id);
+  if (!current) return { ok: false, reason: 'no_channel' };
+  if (current.type === 'WebHook' && patch.opts?.preroll) return { ok: false, reason: 'preroll_on_webhook' };
+  const opts = patch.opts === undefined ? current.opts : patch.opts;
+  const updated = await deps.channels.update(current.tenant, current.name, {
+    url: patch.url ?? current.url,
+    opts: opts && Object.keys(opts).length ? opts : undefined,
+  });
+  if (!updated) return { ok: false, reason: 'no_channel' };
+  logger.info('channel changed', { channelId: updated.id, fields: Object.keys(patch) });
+  return { ok: true, channel: updated };
 }

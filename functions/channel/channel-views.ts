@@ -1,17 +1,34 @@
-/** What the API shows of a channel: in full after a create, as a playback link in a list. */
+/**
+ * What the API shows of a channel: in full after a create, a read or a change, as a playback link in
+ * a list; both with its status (core/channel-status/).
+ */
 import { z } from 'zod';
+import { type StatusFields, statusFieldsSchema, statusView } from '../../core/channel-status/status';
+import type { StatusReader } from '../../core/channel-status/status-store';
 import { channelTypes } from './channel-schema';
 import type { Channel } from './model';
 
 export const playbackUrl = (base: string, name: string) => `${base}/channels/${name}/master.m3u8`;
 
-export function createView(channel: Channel, base: string) {
+export function createView(channel: Channel, base: string, status: StatusFields = statusView(undefined)) {
   const { id, name, type, url, opts } = channel;
-  return { id, name, type, url, ...(opts ? { opts } : {}), playback: playbackUrl(base, name) };
+  return { id, name, type, url, ...(opts ? { opts } : {}), playback: playbackUrl(base, name), ...status };
 }
 
-export function listView(channel: Channel, base: string) {
-  return { id: channel.id, name: channel.name, type: channel.type, url: playbackUrl(base, channel.name) };
+export function listView(channel: Channel, base: string, status: StatusFields = statusView(undefined)) {
+  return {
+    id: channel.id,
+    name: channel.name,
+    type: channel.type,
+    url: playbackUrl(base, channel.name),
+    ...status,
+  };
+}
+
+/** Each channel's status (the engine plays a channel-service channel under its name). */
+export async function statusesOf(reader: StatusReader, channels: readonly Channel[]) {
+  const records = await reader.read(channels.map((c) => c.name));
+  return channels.map((c) => statusView(records.get(c.name), c.createdAt));
 }
 
 /** The two views as the OpenAPI document shows them (core/openapi.ts). */
@@ -20,8 +37,12 @@ export const createViewSchema = z.object({
   name: z.string(),
   type: z.enum(channelTypes),
   url: z.string(),
-  opts: z.object({ preroll: z.object({ url: z.string(), duration: z.string() }).optional() }).optional(),
+  opts: z
+    .object({ preroll: z.object({ url: z.string(), duration: z.string() }).optional() })
+    .passthrough()
+    .optional(),
   playback: z.string().describe('the master playlist URL'),
+  ...statusFieldsSchema,
 });
 
 export const listViewSchema = z.object({
@@ -29,4 +50,5 @@ export const listViewSchema = z.object({
   name: z.string(),
   type: z.enum(channelTypes),
   url: z.string().describe('the master playlist URL'),
+  ...statusFieldsSchema,
 });

@@ -21,6 +21,8 @@ export interface ChannelConfig {
   eventsQueueUrl: string;
   /** ALLOW_PRIVATE_URLS: accept channel URLs on private or loopback addresses (npm start only). */
   allowPrivateUrls: boolean;
+  /** SOURCE_PROBE_TIMEOUT_MS: how long a channel's source may take to answer the HLS check. */
+  sourceProbeTimeoutMs: number;
 }
 
 export function channelConfigFromEnv(): ChannelConfig {
@@ -39,5 +41,6 @@ export function channelConfigFromEnv(): ChannelConfig {
     },
     eventsQueueUrl: queueUrl(queues.channelEvents),
     allowPrivateUrls: allowPrivateUrlsFromEnv(),
+    sourceProbeTimeoutMs: readInt('SOURCE_PROBE_TIMEOUT_MS', 3000, { min: 100, max: 10_000 }),
   };
 }

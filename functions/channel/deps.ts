@@ -7,6 +7,9 @@ import { type AsRunStore, dynamoAsRunStore } from '../../core/asrun/asrun-store'
 import { type KeyStore, loadSigningKeys } from '../../core/auth/signing-key';
 import { TokenService } from '../../core/auth/tokens';
 import { documentClient, sqsClient } from '../../core/aws';
+import { dynamoStatusReader, type StatusReader } from '../../core/channel-status/status-store';
+import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
+import { type Probe, probeHls } from '../../core/fetch/hls-probe';
 import { type ChannelEvents, sqsChannelEvents } from './channel-events';
 import type { ChannelConfig } from './config';
 import { dynamoPlayoutReader, type PlayoutReader } from './epg/playout-reader';
@@ -21,7 +24,11 @@ export interface ChannelDeps {
   playout: PlayoutReader;
   /** What the engine aired (written by the engine tasks; read only here). */
   asRun: AsRunStore;
+  /** Channel statuses the engine writes next to the playout log (core/channel-status/). */
+  status: StatusReader;
   events: ChannelEvents;
+  /** Does a source URL answer as HLS (core/fetch/hls-probe.ts)? Through the guarded fetch. */
+  probe: Probe;
   tokens: TokenService;
   /** Milliseconds since the epoch: createdAt, event times, token expiry, rate-limit windows. */
   now: () => number;
@@ -42,7 +49,13 @@ export async function buildChannelDeps(config: ChannelConfig, options: DepsOptio
     rateLimits: dynamoRateLimitStore(ddb, config.tables.rateLimits),
     playout: dynamoPlayoutReader(ddb, config.tables.playoutLog),
     asRun: dynamoAsRunStore(ddb, config.tables.asRun),
+    status: dynamoStatusReader(ddb, config.tables.playoutLog),
     events: sqsChannelEvents(sqsClient(), config.eventsQueueUrl),
+    probe: (url) =>
+      probeHls(url, {
+        fetch: processGuardedFetch(config.allowPrivateUrls),
+        timeoutMs: config.sourceProbeTimeoutMs,
+      }),
     tokens: await TokenService.fromSource(() => loadSigningKeys(options.keyStore), now),
     now,
   };

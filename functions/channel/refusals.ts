@@ -10,7 +10,7 @@ import {
   notFound,
   tooManyRequests,
 } from '../../core/errors';
-import type { CreateChannelOutcome } from './channel-service';
+import type { CreateChannelOutcome, UpdateChannelOutcome } from './channel-service';
 import type { TrialTokenRefusal } from './trial-token';
 
 type CreateRefusal = Extract<CreateChannelOutcome, { ok: false }>;
@@ -30,6 +30,16 @@ export function createRefused(
 
 /** 404, also for another tenant's channel: its existence is not the caller's business. */
 export const noSuchChannel = (id: string): HttpError => notFound(`no channel ${id}`);
+
+/** A refused change: 404 as for a read, 400 for a preroll on a WebHook channel (its answers carry their own). */
+export function updateRefused(refusal: Extract<UpdateChannelOutcome, { ok: false }>, id: string): HttpError {
+  switch (refusal.reason) {
+    case 'no_channel':
+      return noSuchChannel(id);
+    case 'preroll_on_webhook':
+      return badRequest('opts.preroll: is only allowed on Loop channels', 'opts.preroll');
+  }
+}
 
 export function trialTokenRefused(refusal: TrialTokenRefusal): HttpError {
   switch (refusal.reason) {

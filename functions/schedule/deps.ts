@@ -8,8 +8,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type AsRunStore, dynamoAsRunStore } from '../../core/asrun/asrun-store';
 import type { TokenVerifier } from '../../core/auth/token-verifier';
 import { documentClient } from '../../core/aws';
+import { dynamoStatusReader, type StatusReader } from '../../core/channel-status/status-store';
 import { readUrl } from '../../core/env';
 import { processGuardedFetch } from '../../core/fetch/guarded-fetch';
+import { type HlsProblem, probeHls } from '../../core/fetch/hls-probe';
 import { logger } from '../../core/logger';
 import { tableName, tables } from '../../core/resources';
 import { type Authenticate, createAuthenticator } from './api/auth';
@@ -44,6 +46,8 @@ export function dynamoScheduleStores(ddb: DynamoDBDocumentClient = documentClien
 
 export interface ScheduleApiDeps extends ScheduleStores {
   authenticate: Authenticate;
+  /** Channel statuses the engine writes (core/channel-status/), read from the playout log table. */
+  status: StatusReader;
   /** PLAYBACK_BASE_URL: the engine's playback host, for each channel's `playback` URL. */
   playbackBaseUrl: string;
   /** Days one schedule request may span. */
@@ -58,6 +62,8 @@ export interface ScheduleApiDeps extends ScheduleStores {
   fillNow(key: FeedKey): Promise<void>;
   /** A VOD's duration (manual VOD entries without an end), fetched through the guarded fetch. */
   vodDurationMs: DurationResolver;
+  /** Does an entry's URL answer as HLS (core/fetch/hls-probe.ts)? Through the guarded fetch. */
+  probe: (url: string) => Promise<HlsProblem | undefined>;
   /** A LIVE source's longest segment (manual LIVE entries), fetched through the guarded fetch. */
   liveSegmentS: LiveSegmentReader;
   /** What the engine aired (written by the engine tasks; read only here). */
@@ -68,6 +74,7 @@ export interface ApiDepsOptions {
   /** The token check used when SCHEDULE_REQUIRE_AUTH=true (the channel service's JWT verification). */
   verifyToken?: TokenVerifier;
   stores?: ScheduleStores;
+  status?: StatusReader;
   env?: Record<string, string | undefined>;
 }
 
@@ -76,6 +83,7 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
   return {
     ...(options.stores ?? dynamoScheduleStores()),
     authenticate: createAuthenticator({ required: config.requireAuth, verifyToken: options.verifyToken }),
+    status: options.status ?? dynamoStatusReader(documentClient(), tableName(tables.playoutLog)),
     playbackBaseUrl: readUrl('PLAYBACK_BASE_URL', 'http://localhost:8000', options.env),
     maxRangeDays: config.maxRangeDays,
     defaultRetentionHours: config.defaultRetentionHours,
@@ -90,6 +98,14 @@ export function apiDepsFromEnv(options: ApiDepsOptions = {}): ScheduleApiDeps {
       await Promise.race([pass.then(() => undefined), budget]).finally(() => clearTimeout(timer));
     },
     vodDurationMs: (url) => schedulerDepsFromEnv(options.env ?? process.env).resolveDuration(url),
+    probe: (url) => {
+      const scheduler = readSchedulerConfig(options.env);
+      return probeHls(url, {
+        fetch: processGuardedFetch(scheduler.allowPrivateUrls),
+        timeoutMs: scheduler.fetchTimeoutMs,
+        maxBytes: scheduler.playlistMaxBytes,
+      });
+    },
     liveSegmentS: (url) => {
       const scheduler = readSchedulerConfig(options.env);
       const fetch = processGuardedFetch(scheduler.allowPrivateUrls);

@@ -116,9 +116,19 @@ describe('channels', () => {
       url: 'https://vod.example.com/a/master.m3u8',
       opts: { preroll: { url: 'https://ads.example.com/p.m3u8', duration: '6000' } },
       playback,
+      status: 'starting',
+      // Nothing answers at these names here: accepted, with a warning per field.
+      warnings: [
+        { field: 'url', code: 'unavailable', message: 'url does not answer as HLS (unavailable)' },
+        {
+          field: 'opts.preroll.url',
+          code: 'unavailable',
+          message: 'opts.preroll.url does not answer as HLS (unavailable)',
+        },
+      ],
     });
     expect(await (await get('/channel', token)).json()).toEqual([
-      { id: `${tenant}-news`, name: 'news', type: 'Loop', url: playback },
+      { id: `${tenant}-news`, name: 'news', type: 'Loop', url: playback, status: 'starting' },
     ]);
     const deleted = await del(`/channel/${tenant}-news`, token);
     expect(deleted.status).toBe(204);

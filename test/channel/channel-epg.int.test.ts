@@ -16,6 +16,7 @@ const XMLTV_DTD = '/usr/share/sgml/xmltv/dtd/0.5/xmltv.dtd';
 let system: RunningSystem;
 let token: string;
 let id: string;
+let createdAtMs: number;
 
 const jwt = (t: string) => ({ 'x-jwt': `Bearer ${t}` });
 
@@ -35,6 +36,7 @@ beforeAll(async () => {
     services: ['schedule', 'engine', 'channel'],
   });
   token = await trialToken('epg@acme.test');
+  createdAtMs = Date.now();
   const res = await fetch(`${system.urls.channel}/channel`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...jwt(token) },
@@ -87,4 +89,38 @@ it("answers 404 for another tenant's channel, as for one that does not exist", a
   const other = await trialToken('other@acme.test');
   const res = await fetch(`${system.urls.channel}/channel/${id}/epg.json`, { headers: jwt(other) });
   expect(res.status).toBe(404);
+});
+
+it('starts no programme before the channel was made, and titles each loop with the VOD', async () => {
+  const epg = await waitFor(epgJson, (e) => e.programmes.length > 0, {
+    timeoutMs: 30_000,
+    what: 'programmes',
+  });
+  for (const p of epg.programmes) {
+    expect(Date.parse(p.start)).toBeGreaterThanOrEqual(createdAtMs - 1000);
+    // The channel loops /demo/master.m3u8: its folder names it.
+    expect(p.title).toBe('demo');
+  }
+});
+
+it('answers the programmes of the day ?date= names, and none for another day', async () => {
+  const today = new Date().toISOString().slice(0, 10);
+  const day = (await (
+    await fetch(`${system.urls.channel}/channel/${id}/epg.json?date=${today}`, { headers: jwt(token) })
+  ).json()) as Epg & { range: { start: string; end: string } };
+  expect(day.range).toEqual({
+    start: `${today}T00:00:00.000Z`,
+    end: new Date(Date.parse(today) + 86_400_000).toISOString(),
+  });
+  expect(day.programmes.length).toBeGreaterThan(0);
+  const yesterday = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+  const before = (await (
+    await fetch(`${system.urls.channel}/channel/${id}/epg.json?date=${yesterday}`, { headers: jwt(token) })
+  ).json()) as Epg;
+  expect(before.programmes).toEqual([]);
+  const bad = await fetch(`${system.urls.channel}/channel/${id}/epg.xml?date=yesterday`, {
+    headers: jwt(token),
+  });
+  expect(bad.status).toBe(400);
+  expect(await bad.json()).toMatchObject({ field: 'date' });
 });

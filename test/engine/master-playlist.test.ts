@@ -94,6 +94,27 @@ describe('the master manifest', () => {
     expect(text).toContain('AUDIO="aud",SUBTITLES="subs",CLOSED-CAPTIONS="cc"\n0.m3u8');
   });
 
+  it("does not make a VOD's DEFAULT=YES subtitle the channel's default (docs/media.md)", () => {
+    const base = makeVod('https://o.test/s/master.m3u8', [{ bandwidth: 1, height: 360, segmentsMs: [2000] }]);
+    const defaultFrench = { type: 'SUBTITLES', language: 'fr', name: 'Français', default: true };
+    const vod = { ...base, subtitles: [defaultFrench] } as unknown as typeof base;
+    const ladder = buildLadder(channel, vod, { useDemuxedAudio: true, useVTTSubtitles: true });
+    const text = renderMasterPlaylist(channel, ladder, { noSessionDataTags: true });
+    expect(text).toContain('TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="fr",NAME="Français",DEFAULT=NO');
+    const asked: Channel = {
+      ...channel,
+      subtitleTracks: [{ language: 'fr', name: 'Français', default: true }],
+    };
+    const chosen = renderMasterPlaylist(
+      asked,
+      buildLadder(asked, vod, { useDemuxedAudio: true, useVTTSubtitles: true }),
+      {
+        noSessionDataTags: true,
+      },
+    );
+    expect(chosen).toContain('LANGUAGE="fr",NAME="Français",DEFAULT=YES');
+  });
+
   it('takes the ladder from the channel profile when there is one', () => {
     const ch: Channel = {
       ...channel,

@@ -2,6 +2,9 @@
  * The schedule API's contract over real HTTP (the local API gateway in front of the Lambda handler)
  * on DynamoDB Local: response shapes, tenants, validation and conflicts.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenVerifier } from '../../core/auth/token-verifier';
 import { ConfigError } from '../../core/env';
@@ -13,22 +16,32 @@ import { handler } from '../../functions/schedule/handler';
 import { playbackChannelId } from '../../functions/schedule/playback-id';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { type LocalCloud, startTestCloud } from '../support/local-cloud';
+import { type StaticServer, startStaticServer } from '../support/static-server';
 import { http } from './support/http';
 
 let cloud: LocalCloud;
 let gateway: Gateway;
+let origin: StaticServer;
+/** A VOD entry's URL must answer as HLS: a one-line playlist on a loopback origin. */
+let film: string;
 let host: string;
 let n = 0;
 const uid = (prefix: string) => `${prefix}-${++n}`;
 
 beforeAll(async () => {
-  cloud = await startTestCloud();
+  const root = mkdtempSync(join(tmpdir(), 'film-'));
+  writeFileSync(join(root, 'master.m3u8'), '#EXTM3U\n#EXT-X-ENDLIST\n');
+  origin = await startStaticServer(root);
+  film = `${origin.url}/master.m3u8`;
+  // The film is on loopback: the guarded fetch allows it only when told so.
+  cloud = await startTestCloud({ ALLOW_PRIVATE_URLS: 'true' });
   gateway = await startGateway('schedule', handler, 0);
   host = new URL(gateway.url).host;
 });
 afterAll(async () => {
   await gateway?.close();
   await cloud?.stop();
+  await origin?.close();
 });
 
 const api = (path: string, options: Parameters<typeof http>[1] = {}) =>
@@ -50,13 +63,22 @@ describe('channels', () => {
     // playback: {PLAYBACK_BASE_URL}/channels/<tenantKey>~<id>/master.m3u8 (functions/schedule/playback-id.ts)
     const playback = `http://localhost:8000/channels/${playbackChannelId(host, 'news')}/master.m3u8`;
     const versions = { scheduleVersion: 0, liveVersion: 0 };
-    expect(res.body).toEqual({ id: 'news', tenant: host, title: 'News 24', playback, ...versions });
+    const status = { status: 'starting' };
+    expect(res.body).toEqual({
+      id: 'news',
+      tenant: host,
+      title: 'News 24',
+      playback,
+      ...versions,
+      ...status,
+    });
     expect((await api('/channels/news')).body).toEqual({
       id: 'news',
       tenant: host,
       title: 'News 24',
       playback,
       ...versions,
+      ...status,
     });
   });
 
@@ -264,7 +286,7 @@ describe('what the engine polls', () => {
     const vod = await post(`/channels/${id}/schedule`, {
       ...live(Date.UTC(2031, 0, 1, 10)),
       type: 'VOD',
-      url: 'https://cdn.example/film/master.m3u8',
+      url: film,
     });
     expect(vod.status).toBe(201);
     expect(await versionsOf(id)).toEqual({ scheduleVersion: 2, liveVersion: 1 });
@@ -282,7 +304,7 @@ describe('what the engine polls', () => {
         await post(`/channels/${id}/schedule`, {
           ...live(far - 7_200_000),
           type: 'VOD',
-          url: 'https://cdn.example/film/master.m3u8',
+          url: film,
         })
       ).status,
     ).toBe(201);

@@ -61,10 +61,13 @@ describe('manual schedule entries', () => {
       start: '2030-05-01T18:00:00.000Z',
       end: '2030-05-01T19:45:00.000Z',
       duration: 105 * 60,
+      // A live source often starts just before its event: accepted, with a warning.
+      warnings: [{ field: 'url', code: 'unavailable', message: 'url does not answer as HLS (unavailable)' }],
     });
-    const id = (res.body as { id: string }).id;
+    const { warnings: _, ...listed } = res.body as { id: string; warnings: unknown };
+    const id = listed.id;
     const day = await http(`${gateway.url}/api/v1/channels/tv/schedule?date=2030-05-01`);
-    expect(day.body).toEqual([res.body]);
+    expect(day.body).toEqual([listed]);
     expect(
       (await http(`${gateway.url}/api/v1/channels/tv/schedule/${id}`, { method: 'DELETE' })).status,
     ).toBe(204);
@@ -90,6 +93,47 @@ describe('manual schedule entries', () => {
     const res = await entries(body);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field });
+  });
+
+  it('refuses a VOD entry whose URL does not answer as HLS, naming url', async () => {
+    const missing = { title: 'Film', type: 'VOD', url: `${origin.url}/no-such/master.m3u8` };
+    const res = await entries({ ...missing, start: '2030-06-01T10:00:00Z', end: '2030-06-01T11:00:00Z' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field: 'url', message: 'url does not answer as HLS (not_found)' });
+  });
+
+  it('refuses an entry wholly in the past, naming end', async () => {
+    const res = await entries({ ...live, start: '2020-01-01T10:00:00Z', end: '2020-01-01T11:00:00Z' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field: 'end', message: 'the entry ends in the past' });
+    const vod = await entries({ title: 'Old', type: 'VOD', url: vodUrl, start: '2020-01-01T10:00:00Z' });
+    expect(vod.status).toBe(400);
+    expect(vod.body).toMatchObject({ field: 'end' });
+  });
+
+  it('refuses any overlap with an entry of the same type with 409 naming it, and lets LIVE cut into VOD', async () => {
+    const film = { title: 'Film', type: 'VOD', url: vodUrl };
+    const first = await entries({ ...film, start: '2030-07-01T10:00:00Z', end: '2030-07-01T11:00:00Z' });
+    expect(first.status).toBe(201);
+    const firstId = (first.body as { id: string }).id;
+    for (const [start, end] of [
+      ['2030-07-01T10:30:00Z', '2030-07-01T12:00:00Z'],
+      ['2030-07-01T09:00:00Z', '2030-07-01T10:00:01Z'],
+      ['2030-07-01T10:10:00Z', '2030-07-01T10:20:00Z'],
+      ['2030-07-01T09:00:00Z', '2030-07-01T12:00:00Z'],
+    ]) {
+      const res = await entries({ ...film, start, end });
+      expect(res.status, `${start} to ${end}`).toBe(409);
+      expect((res.body as { message: string }).message).toContain(firstId);
+    }
+    // Touching is not overlapping.
+    const next = await entries({ ...film, start: '2030-07-01T11:00:00Z', end: '2030-07-01T11:30:00Z' });
+    expect(next.status).toBe(201);
+    const match = { ...live, start: '2030-07-01T10:15:00Z', end: '2030-07-01T10:45:00Z' };
+    expect((await entries(match)).status).toBe(201);
+    expect(
+      (await entries({ ...match, start: '2030-07-01T10:40:00Z', end: '2030-07-01T10:50:00Z' })).status,
+    ).toBe(409);
   });
 
   it('answers 404 for an unknown channel', async () => {

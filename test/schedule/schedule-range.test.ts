@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DAY_MS, scheduleRange, utcDayStart } from '../../core/epg/time-range';
 import { HttpError } from '../../core/errors';
-import { DAY_MS, scheduleRange, utcDayStart } from '../../functions/schedule/api/schedule-range';
 
 const now = Date.UTC(2024, 4, 1, 15, 30);
 

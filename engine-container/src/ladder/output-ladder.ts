@@ -177,13 +177,15 @@ export function buildLadder(channel: Channel, vod: ParsedVod, opts: LadderOption
   const base = channel.profile?.length
     ? fromProfile(channel, vod, audioTracks, opts)
     : fromVod(vod, audioTracks, !!channel.audioTracks?.length, opts);
+  // Unlike audio, no subtitle is DEFAULT unless the channel asks (docs/media.md): a VOD's DEFAULT=YES
+  // is not inherited, since the first VOD's choice would switch subtitles on for every viewer of every
+  // later item; turning them on for all is the channel's decision, made in its subtitleTracks.
   const vodSubs = vod.subtitles.map((s) => ({
     language: s.language ?? s.name,
     name: s.name,
-    default: s.default,
+    default: false,
   }));
   const subs = opts.useVTTSubtitles ? tracksOrVod(channel.subtitleTracks, vodSubs) : [];
-  // Unlike audio, no subtitle is DEFAULT unless asked: DEFAULT=YES would switch subtitles on for everyone.
   const subtitles = subs.map((s) => ({
     language: safeName(s.language),
     name: s.name,

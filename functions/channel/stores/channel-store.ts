@@ -31,6 +31,12 @@ export interface ChannelStore {
   /** The removed channel; undefined when the tenant has no channel of that name. */
   remove(tenant: string, name: string): Promise<Channel | undefined>;
   get(name: string): Promise<Channel | undefined>;
+  /**
+   * Sets the tenant's channel's url and opts (undefined opts: none), bumping the stamp in the same
+   * transaction so every engine picks the change up; the channel as stored after, or undefined when
+   * the tenant has no channel of that name.
+   */
+  update(tenant: string, name: string, change: Pick<Channel, 'url' | 'opts'>): Promise<Channel | undefined>;
   /** A page of the tenant's channels, ordered by name. */
   listByTenant(tenant: string, page: PageRequest): Promise<Page<Channel>>;
   /** Every channel of the deployment (the engine fleet's channel manager). */
@@ -149,6 +155,26 @@ export function dynamoChannelStore(ddb: DynamoDBDocumentClient, table: string): 
     },
 
     get,
+    async update(tenant, name, change) {
+      const values: Record<string, unknown> = { ':tenant': tenant, ':url': change.url };
+      if (change.opts) values[':opts'] = change.opts;
+      const outcome = await transactWithRetry(ddb, {
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: channelKey(name),
+              UpdateExpression: change.opts ? 'SET #url = :url, opts = :opts' : 'SET #url = :url REMOVE opts',
+              ConditionExpression: 'attribute_exists(pk) AND tenant = :tenant',
+              ExpressionAttributeNames: { '#url': 'url' },
+              ExpressionAttributeValues: values,
+            },
+          },
+          bumpStamp(table),
+        ],
+      });
+      return outcome.ok ? get(name) : undefined;
+    },
     async listByTenant(tenant, { limit, after }) {
       const page = await queryPage(
         ddb,

@@ -5,13 +5,13 @@
  */
 import { z } from 'zod';
 import { toEpg, toXmltv } from '../../../core/epg/epg';
+import { scheduleRange } from '../../../core/epg/time-range';
 import { HttpError, notFound } from '../../../core/errors';
 import type { ApiRequest, ApiResponse, Route } from '../../../core/http';
 import { json } from '../../../core/http';
 import type { ScheduleApiDeps } from '../deps';
 import type { ScheduleEntry } from '../model';
 import type { Caller } from './auth';
-import { scheduleRange } from './schedule-range';
 import { rangeQuery, scheduleId } from './schemas';
 
 /** A week of 1-minute programmes; a longer EPG is refused (422), never cut short silently. */

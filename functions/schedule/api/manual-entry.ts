@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../../core/errors';
+import { type Probe, type SourceWarning, sourceWarning } from '../../../core/fetch/hls-probe';
 import { MANUAL_ENTRY_PREFIX, type ScheduleEntry } from '../model';
 import type { DurationResolver } from '../scheduler/vod-duration';
 import type { CreateEntryBody } from './schemas';
@@ -35,4 +36,18 @@ export async function manualEntry(
     duration: (endMs - startMs) / 1000,
     type: body.type,
   };
+}
+
+/**
+ * The HLS check of an entry's source (docs/schedule-api.md "Entries"). A VOD must answer as HLS now: a
+ * VOD without an end is refused when it cannot be measured, and one with an end by the same rule (400
+ * naming `url`). A LIVE source often starts just before its event: accepted, with a warning.
+ */
+export async function checkEntrySource(body: CreateEntryBody, probe: Probe): Promise<SourceWarning[]> {
+  // A VOD without an end is fetched to measure it (manualEntry): that is its check.
+  if (body.type === 'VOD' && body.end === undefined) return [];
+  const problem = await probe(body.url);
+  if (!problem) return [];
+  if (body.type === 'VOD') throw badRequest(`url does not answer as HLS (${problem})`, 'url');
+  return [sourceWarning('url', problem)];
 }

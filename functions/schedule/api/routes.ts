@@ -5,6 +5,7 @@
  * (`*` = every tenant for the channel list), allowed to a `schedule:read-all` token and in local mode.
  */
 import { z } from 'zod';
+import { type StatusFields, statusView } from '../../../core/channel-status/status';
 import { badRequest, conflict, forbidden, notFound } from '../../../core/errors';
 import { type ApiRequest, json, type Route } from '../../../core/http';
 import { logger } from '../../../core/logger';
@@ -13,29 +14,22 @@ import { type ApiInfo, withOpenApi } from '../../../core/openapi';
 import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
 import type { ScheduleApiDeps } from '../deps';
-import { checkLiveSource } from '../live-target-duration';
 import type { Feed, ScheduleChannel, StoredFeed } from '../model';
-import { playbackUrl } from '../playback-id';
-import type { ChannelVersions } from '../stores/channel-store';
-import { anyTenantIdPageKey, entryPageKey, tenantIdPageKey } from '../stores/page-keys';
+import { playbackChannelId, playbackUrl } from '../playback-id';
+import type { ListedChannel } from '../stores/channel-store';
+import { anyTenantIdPageKey, tenantIdPageKey } from '../stores/page-keys';
 import { scheduleAsRunRoutes } from './asrun-routes';
 import type { Caller } from './auth';
 import { READ_ALL_SCOPE } from './auth';
+import { entryRoutes } from './entry-routes';
 import { epgRoutes } from './epg-routes';
-import { manualEntry } from './manual-entry';
-import { scheduleRange } from './schedule-range';
 import {
   changesSchema,
   channelViewSchema,
   createChannelSchema,
-  createEntrySchema,
   createFeedSchema,
-  entrySchema,
-  entryTypeQuery,
-  entryTypeSchema,
   feedViewSchema,
   pageQuery,
-  rangeQuery,
   scheduleId,
 } from './schemas';
 import { bodyTenant, checkTenant, requestTenant } from './tenant';
@@ -44,7 +38,7 @@ export const API_PREFIX = '/api/v1';
 
 /** `?limit=` of the channel and auto-scheduler lists, and of a schedule (docs/schedule-api.md). */
 export const LIST_PAGES: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
-export const SCHEDULE_PAGES: PageLimits = { defaultLimit: 500, maxLimit: 1000 };
+export { SCHEDULE_PAGES } from './entry-routes';
 
 export const SCHEDULE_API_INFO: ApiInfo = {
   title: 'onair schedule service',
@@ -95,7 +89,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
       throw forbidden('tenant_not_allowed', 'this token may read its own tenant only');
     return wanted;
   };
-  const view = (deps: ScheduleApiDeps, c: ScheduleChannel & ChannelVersions) => ({
+  const view = (deps: ScheduleApiDeps, c: ListedChannel, status?: StatusFields) => ({
     id: c.id,
     tenant: c.tenant,
     title: c.title,
@@ -103,7 +97,15 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     playback: playbackUrl(deps.playbackBaseUrl, c.tenant, c.id),
     ...(c.scheduleVersion === undefined ? {} : { scheduleVersion: c.scheduleVersion }),
     ...(c.liveVersion === undefined ? {} : { liveVersion: c.liveVersion }),
+    ...status,
   });
+  /** The channels with the status the engine wrote for each (core/channel-status/). */
+  const withStatus = async (deps: ScheduleApiDeps, channels: ListedChannel[]) => {
+    const records = await deps.status.read(channels.map((c) => playbackChannelId(c.tenant, c.id)));
+    return channels.map((c) =>
+      view(deps, c, statusView(records.get(playbackChannelId(c.tenant, c.id)), c.createdAt)),
+    );
+  };
   /** The `{id}` of the path, checked by the same rule as body ids before it reaches a store. */
   const pathId = (req: ApiRequest): string => parseWith(scheduleId, req.params.id, 'id');
 
@@ -148,7 +150,10 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         };
         if (!(await deps.channels.create(channel, deps.clock())))
           throw conflict(`channel ${channel.id} already exists`);
-        return json(201, view(deps, { ...channel, scheduleVersion: 0, liveVersion: 0 }));
+        return json(
+          201,
+          view(deps, { ...channel, scheduleVersion: 0, liveVersion: 0 }, statusView(undefined)),
+        );
       },
     },
     {
@@ -167,9 +172,11 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
           tenant === '*'
             ? await deps.channels.listAll(readPage(req.query, LIST_PAGES, anyTenantIdPageKey))
             : await deps.channels.list(tenant, readPage(req.query, LIST_PAGES, tenantIdPageKey(tenant)));
+        // Every tenant's list is the engine's feed: its statuses would cost a read per channel on
+        // every poll, so it carries none (docs/schedule-api.md).
         return pageResponse(
           req,
-          items.map((c) => view(deps, c)),
+          tenant === '*' ? items.map((c) => view(deps, c)) : await withStatus(deps, items),
           next,
         );
       },
@@ -189,7 +196,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         const id = pathId(req);
         const channel = await deps.channels.get(tenant, id);
         if (!channel) throw notFound(`channel ${id} not found`);
-        return json(200, view(deps, channel));
+        return json(200, (await withStatus(deps, [channel]))[0]);
       },
     },
     {
@@ -212,96 +219,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
         return json(204);
       },
     },
-    {
-      method: 'GET',
-      path: `${API_PREFIX}/channels/{id}/schedule`,
-      doc: {
-        summary: 'The entries that overlap a time range (default: today, UTC)',
-        tag: 'channels',
-        params: idParam,
-        query: { ...rangeQuery, ...entryTypeQuery, ...pageQuery, ...tenantQuery },
-        responses: { 200: { description: 'a page of entries, by start', schema: z.array(entrySchema) } },
-        example: { params: { id: 'news' } },
-      },
-      handler: async (req) => {
-        const { deps, caller, tenant: own } = await open(req);
-        const tenant = readTenant(req, caller, own, false);
-        const id = pathId(req);
-        const type =
-          req.query.type === undefined ? undefined : parseWith(entryTypeSchema, req.query.type, 'type');
-        const { type: _, ...rangeParams } = req.query;
-        const range = scheduleRange(rangeParams, deps.clock(), deps.maxRangeDays, {
-          openEnd: type === 'LIVE',
-        });
-        const page = readPage(req.query, SCHEDULE_PAGES, entryPageKey(tenant, id, range.fromMs));
-        if (!(await deps.channels.get(tenant, id))) throw notFound(`channel ${id} not found`);
-        const { items, next } = await deps.entries.listOverlapping(
-          tenant,
-          id,
-          range.fromMs,
-          range.toMs,
-          page,
-          type,
-        );
-        return pageResponse(req, items, next);
-      },
-    },
-    {
-      method: 'POST',
-      path: `${API_PREFIX}/channels/{id}/schedule`,
-      doc: {
-        summary: 'Add an entry by hand: a LIVE event or a VOD (the auto-scheduler plans around it)',
-        tag: 'channels',
-        params: idParam,
-        body: createEntrySchema,
-        responses: {
-          201: { description: 'the entry, as the schedule lists it', schema: entrySchema },
-          409: { description: 'another entry of the channel ends at the same instant' },
-        },
-        example: {
-          params: { id: 'news' },
-          body: {
-            title: 'Match',
-            type: 'LIVE',
-            url: 'https://example.com/live/master.m3u8',
-            start: '2030-01-01T20:00:00Z',
-            end: '2030-01-01T21:45:00Z',
-          },
-        },
-      },
-      handler: async (req) => {
-        const { deps, tenant } = await open(req);
-        const id = pathId(req);
-        const body = parseWith(createEntrySchema, req.body);
-        const channel = await deps.channels.get(tenant, id);
-        if (!channel) throw notFound(`channel ${id} not found`);
-        if (body.type === 'LIVE') await checkLiveSource(body.url, channel, deps.liveSegmentS);
-        const entry = await manualEntry(id, body, deps.vodDurationMs);
-        const put = await deps.entries.putManual(tenant, id, entry);
-        if (put === 'taken') throw conflict(`another entry of channel ${id} ends at ${entry.end}`);
-        if (put === 'no-channel') throw notFound(`channel ${id} not found`);
-        return json(201, entry);
-      },
-    },
-    {
-      method: 'DELETE',
-      path: `${API_PREFIX}/channels/{id}/schedule/{entryId}`,
-      doc: {
-        summary: 'Remove an entry added by hand',
-        tag: 'channels',
-        params: { ...idParam, entryId: scheduleId },
-        responses: { 204: { description: 'removed' } },
-        example: { params: { id: 'news', entryId: 'm-00000000-0000-4000-8000-000000000000' } },
-      },
-      handler: async (req) => {
-        const { deps, tenant } = await open(req);
-        const id = pathId(req);
-        const entryId = parseWith(scheduleId, req.params.entryId, 'entryId');
-        if (!(await deps.entries.removeManual(tenant, id, entryId)))
-          throw notFound(`entry ${entryId} of channel ${id} not found`);
-        return json(204);
-      },
-    },
+    ...entryRoutes({ prefix: API_PREFIX, open, readTenant, pathId }),
     {
       method: 'POST',
       path: `${API_PREFIX}/mrss`,

@@ -12,6 +12,7 @@
  * Unknown fields are refused (400 naming the field), so a typo never passes silently.
  */
 import { z } from 'zod';
+import { statusFieldsSchema } from '../../../core/channel-status/status';
 import { mediaShapeFields } from '../../../core/media-shape';
 import { httpUrl, isoInstant, plainText } from '../../../core/validation';
 import { SCHEDULE_ID } from '../model';
@@ -83,6 +84,8 @@ export const channelViewSchema = z.object({
     .optional()
     .describe('moves whenever an entry of the channel is written or removed'),
   liveVersion: z.number().int().optional().describe('moves whenever a LIVE entry is written or removed'),
+  ...statusFieldsSchema,
+  status: statusFieldsSchema.status.optional().describe('absent only in the every-tenant list (`?tenant=*`)'),
 });
 
 export const changesSchema = z.object({
@@ -113,7 +116,7 @@ export const feedViewSchema = z.object({
     .optional(),
 });
 
-/** `?limit=&cursor=` of every list, and `?start=&end=` / `?date=` of a schedule (schedule-range.ts). */
+/** `?limit=&cursor=` of every list, and `?start=&end=` / `?date=` of a schedule (core/epg/time-range.ts). */
 export const pageQuery = {
   limit: z.string().describe('page size'),
   cursor: z.string().describe('the `x-next-cursor` of the previous page'),
@@ -127,3 +130,9 @@ export const entryTypeSchema = z.enum(['VOD', 'LIVE']);
 export const entryTypeQuery = {
   type: entryTypeSchema.describe('only entries of this type; with LIVE, `end` may be left out (no end)'),
 };
+
+/** Source URLs accepted although they did not answer as HLS (core/fetch/hls-probe.ts). */
+export const warningsSchema = z
+  .array(z.object({ field: z.string(), code: z.string(), message: z.string() }))
+  .optional()
+  .describe('the source URLs that did not answer as HLS when the entry was made');

@@ -28,7 +28,8 @@ export interface ChannelVersions {
   liveVersion?: number;
 }
 
-export type ListedChannel = ScheduleChannel & ChannelVersions;
+/** `createdAt` (Unix ms): a status older than the channel is an earlier channel's (core/channel-status/). */
+export type ListedChannel = ScheduleChannel & ChannelVersions & { createdAt?: number };
 
 export interface ChannelRecord extends ScheduleChannel, ChannelVersions {
   createdAt: number;
@@ -82,9 +83,10 @@ export const publicChannel = (c: ScheduleChannel): ScheduleChannel => ({
 
 /** A channel as the lists show it: its public fields and its versions. */
 function listed(item: Record<string, unknown>): ListedChannel {
-  const { scheduleVersion, liveVersion, ...record } = toChannelRecord(item);
+  const { scheduleVersion, liveVersion, createdAt, ...record } = toChannelRecord(item);
   return {
     ...publicChannel(record),
+    ...(Number.isFinite(createdAt) ? { createdAt } : {}),
     ...(scheduleVersion === undefined ? {} : { scheduleVersion }),
     ...(liveVersion === undefined ? {} : { liveVersion }),
   };

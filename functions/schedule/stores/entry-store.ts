@@ -27,6 +27,11 @@ export interface CursorRead {
   cursor?: ScheduleCursor;
 }
 
+export type PutManualResult = 'created' | 'taken' | 'no-channel' | 'busy' | { overlaps: ScheduleEntry };
+
+/** Attempts of a manual put whose check another write of the channel raced. */
+const PUT_ATTEMPTS = 5;
+
 export interface EntryStore {
   /** A page of the entries with end_time > fromMs and start_time < toMs (of `type` only, if given), ordered by time. */
   listOverlapping(
@@ -50,14 +55,11 @@ export interface EntryStore {
     planned: readonly PlannedEntry[],
   ): Promise<'appended' | 'conflict'>;
   /**
-   * Stores a manual entry (POST); 'taken' when an entry of the channel already ends at that instant,
-   * 'no-channel' when the channel is gone.
+   * Stores a manual entry (POST) unless it overlaps an entry of the same type (answered, the earliest),
+   * or an entry of the channel already ends at that instant ('taken'); 'no-channel' when the channel
+   * is gone; 'busy' when other writes of the channel kept moving it during the check. LIVE over VOD is no overlap: a LIVE entry cuts into the VODs (docs/live-mixing.md).
    */
-  putManual(
-    tenant: string,
-    channelId: string,
-    entry: ScheduleEntry,
-  ): Promise<'created' | 'taken' | 'no-channel'>;
+  putManual(tenant: string, channelId: string, entry: ScheduleEntry): Promise<PutManualResult>;
   /** Removes a manual entry by id; false when there is none. */
   removeManual(tenant: string, channelId: string, entryId: string): Promise<boolean>;
   /** The manual entries ending after fromMs (the auto-scheduler plans around them). */
@@ -214,22 +216,61 @@ export function dynamoEntryStore(
       }
     },
     async putManual(tenant, channelId, entry) {
-      // Retried while it loses to a scheduler run writing the same channel item.
-      const outcome = await transactWithRetry(ddb, {
-        TransactItems: [
-          {
-            Put: {
-              TableName: table,
-              Item: { ...entry, channelKey: channelKey(tenant, channelId), manual: true },
-              ConditionExpression: 'attribute_not_exists(end_time)',
-            },
+      const key = channelKey(tenant, channelId);
+      for (let attempt = 0; attempt < PUT_ATTEMPTS; attempt++) {
+        // The check holds while the channel's scheduleVersion stands: every entry write moves it.
+        const channel = await ddb.send(
+          new GetCommand({ TableName: channelsTable, Key: { tenant, id: channelId }, ConsistentRead: true }),
+        );
+        if (!channel.Item) return 'no-channel';
+        const version = channel.Item.scheduleVersion;
+        const overlapping = await queryAll(ddb, {
+          TableName: table,
+          KeyConditionExpression: 'channelKey = :k AND end_time > :start',
+          FilterExpression: 'start_time < :end AND #type = :type',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: {
+            ':k': key,
+            ':start': entry.start_time,
+            ':end': entry.end_time,
+            ':type': entry.type,
           },
-          versionBump(channelsTable, tenant, channelId, entry.type),
-        ],
-      });
-      if (!outcome.ok) return outcome.failedAction === 0 ? 'taken' : 'no-channel';
-      await stamp.bump();
-      return 'created';
+          ConsistentRead: true,
+        });
+        if (overlapping[0]) return { overlaps: toEntry(overlapping[0]) };
+        const bump = versionBump(channelsTable, tenant, channelId, entry.type);
+        const outcome = await transactWithRetry(ddb, {
+          TransactItems: [
+            {
+              Put: {
+                TableName: table,
+                Item: { ...entry, channelKey: key, manual: true },
+                ConditionExpression: 'attribute_not_exists(end_time)',
+              },
+            },
+            {
+              Update: {
+                ...bump.Update,
+                ConditionExpression:
+                  version === undefined
+                    ? 'attribute_exists(id) AND attribute_not_exists(scheduleVersion)'
+                    : 'attribute_exists(id) AND scheduleVersion = :v',
+                ExpressionAttributeValues: {
+                  ...bump.Update.ExpressionAttributeValues,
+                  ...(version === undefined ? {} : { ':v': version }),
+                },
+              },
+            },
+          ],
+        });
+        if (outcome.ok) {
+          await stamp.bump();
+          return 'created';
+        }
+        if (outcome.failedAction === 0) return 'taken';
+        // The channel's schedule moved since the check (or the channel went): check again.
+      }
+      return 'busy';
     },
     async removeManual(tenant, channelId, entryId) {
       const found = await queryAll(ddb, {

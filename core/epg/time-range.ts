@@ -1,10 +1,11 @@
 /**
- * The time range of a schedule request, pure: `?date=YYYY-MM-DD` is that UTC day [00:00, 24:00);
+ * The time range of a schedule or guide request, pure (the schedule API's schedules and EPGs, the
+ * channel API's EPG): `?date=YYYY-MM-DD` is that UTC day [00:00, 24:00);
  * `?start=&end=` are ISO 8601 instants (end exclusive, at most maxRangeDays apart); neither means
  * today (UTC). Bad input is a 400 naming the parameter.
  */
-import { badRequest } from '../../../core/errors';
-import { parseIsoInstant } from '../../../core/time/iso-instant';
+import { badRequest } from '../errors';
+import { parseIsoInstant } from '../time/iso-instant';
 
 export interface TimeRange {
   fromMs: number;
