@@ -52,7 +52,7 @@ export function Jobs({ submitted, onResults }: { submitted: number; onResults: (
       </p>
       {error && <p class="error">{error}</p>}
       {rows?.length === 0 ? (
-        <p>No jobs yet.</p>
+        <p>No job is queued or running. None has finished yet.</p>
       ) : (
         <table>
           <thead>
