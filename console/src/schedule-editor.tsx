@@ -49,8 +49,9 @@ export function ScheduleEditor({
       <h3>Entries</h3>
       {error && <p class="error">{error}</p>}
       <p class="hint">
-        Moving adds the entry at its new time, then deletes the old one: a refused time leaves it where it
-        was. Entries the auto-scheduler made cannot be moved or deleted here.
+        Moving adds the entry at its new time, then deletes the old one (two steps, not one): a refused time
+        leaves it where it was. A move that overlaps the entry's own old time deletes it first and puts it
+        back if the new time is refused. Entries the auto-scheduler made cannot be moved or deleted here.
       </p>
       {entries?.length === 0 && <p>No entries in the past hour or the next 6 hours.</p>}
       {entries && entries.length > 0 && (
@@ -86,7 +87,9 @@ function EntryRow({ channel, entry, onChange }: { channel: string; entry: Entry;
       await op();
       onChange();
     } catch (err) {
-      setError(formError(err));
+      // The move has one time input: a refused start or end (an entry in the past) marks it.
+      const refused = formError(err);
+      setError(refused.field === 'end' ? { ...refused, field: 'start' } : refused);
     } finally {
       setBusy(false);
     }

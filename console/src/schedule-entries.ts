@@ -3,9 +3,9 @@
  * manual LIVE or VOD entry, delete a manual one, and move one. The API has no move: a move adds the
  * entry at its new time first and deletes the old one only once the new one is accepted, so a refused
  * time (an overlap, the past) leaves the entry where it was. It is not atomic: between the two calls
- * both entries exist, and if the delete fails the old one stays too (the caller says so).
+ * both entries exist, and if the delete fails the old one stays too (the page says so).
  */
-import { call, cfg } from './api';
+import { ApiError, call, cfg } from './api';
 
 export interface Entry {
   id: string;
@@ -42,15 +42,32 @@ export const addEntry = (channel: string, entry: NewEntry): Promise<Entry> =>
 export const deleteEntry = (channel: string, entryId: string): Promise<void> =>
   call<void>(cfg().scheduleApi, `${path(channel)}/${encodeURIComponent(entryId)}`, { method: 'DELETE' });
 
-/** The entry at `startMs`, same length; the old one deleted once the new one is in. */
+/**
+ * The entry at `startMs`, same length; the old one deleted once the new one is in. A schedule that
+ * refuses overlaps refuses a short move for overlapping the entry itself (409 naming its id): then the
+ * old one is deleted first, and put back (with a new id) if the new time is refused too.
+ */
 export async function moveEntry(channel: string, entry: Entry, startMs: number): Promise<Entry> {
-  const moved = await addEntry(channel, {
+  const at = (start: number): NewEntry => ({
     title: entry.title,
     type: entry.type === 'LIVE' ? 'LIVE' : 'VOD',
     url: entry.url,
-    start: new Date(startMs).toISOString(),
-    end: new Date(startMs + entry.end_time - entry.start_time).toISOString(),
+    start: new Date(start).toISOString(),
+    end: new Date(start + entry.end_time - entry.start_time).toISOString(),
   });
+  let moved: Entry;
+  try {
+    moved = await addEntry(channel, at(startMs));
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 409 && err.message.includes(entry.id))) throw err;
+    await deleteEntry(channel, entry.id);
+    try {
+      return await addEntry(channel, at(startMs));
+    } catch (refused) {
+      await addEntry(channel, at(entry.start_time)).catch(() => undefined);
+      throw refused;
+    }
+  }
   await deleteEntry(channel, entry.id);
   return moved;
 }

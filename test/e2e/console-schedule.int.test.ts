@@ -144,14 +144,23 @@ describe.skipIf(noChromium)("scheduling from a schedule channel's page", () => {
     await page.goto(`${system.urls.console}#/channel/s/${CHANNEL}`);
     await page.locator('#add-entry-title').waitFor();
 
-    // A VOD whose URL answers 404 cannot be measured: the API's reason, the URL field marked.
-    await addEntry({
+    // A VOD whose URL answers 404 is refused: the page shows the API's own reason, the field marked.
+    const broken = {
       title: 'Broken',
-      type: 'VOD',
+      type: 'VOD' as const,
       url: `${origin.url}/missing/master.m3u8`,
       start: Date.now() + 60_000,
+    };
+    await addEntry(broken);
+    const refusal = await fetch(`${system.urls.schedule}/channels/${CHANNEL}/schedule`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...broken, start: new Date(broken.start).toISOString() }),
     });
-    await expect.poll(() => page.locator('#entry-error').textContent()).toContain('give an end');
+    expect(refusal.status).toBe(400);
+    const reason = (await refusal.json()) as { message: string; field: string };
+    expect(reason.field).toBe('url');
+    await expect.poll(() => page.locator('#entry-error').textContent()).toBe(reason.message);
     expect(await page.locator('#entry-url').getAttribute('aria-invalid')).toBe('true');
     await shot('1-refused-url');
 
@@ -203,7 +212,7 @@ describe.skipIf(noChromium)("scheduling from a schedule channel's page", () => {
     const unexpected = consoleErrors.filter(
       (e) =>
         // the refused POST of the 404 URL, made on purpose
-        !(/status of 400/.test(e.text) && e.url.includes(`/channels/${CHANNEL}/schedule`)) &&
+        !(/status of 400/.test(e.text) && e.url.endsWith(`/channels/${CHANNEL}/schedule`)) &&
         // the engine's answers while it picks the channel up
         !(/status of (404|503)/.test(e.text) && e.url.includes(`~${CHANNEL}/`)),
     );
