@@ -1,11 +1,10 @@
 /**
- * The AutoABR jobs: the active ones the API lists (polled every 2 s) and the ones this browser
- * submitted or saw (job-history.ts), each with its phase, progress and error, read from
- * GET /autoabr/{id} until it is final. A row's "Results" fills the results form.
+ * The caller's AutoABR jobs from the API (GET /autoabr/jobs), polled every 2 s: the active ones
+ * (queued or running) with a Cancel button, and the most recent finished ones with their phase and
+ * error. A row's "Results" fills the results form.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, cfg, message } from './api';
-import { isFinal, type KnownJob, readJobs, rememberJobs } from './job-history';
+import { call, cfg, message } from './api';
 
 export interface Worker {
   id: string;
@@ -18,35 +17,23 @@ export interface Worker {
 }
 
 const POLL_MS = 2000;
+/** Finished jobs shown: the newest page of this many. */
+const FINISHED_SHOWN = 20;
 
-type Row = KnownJob & { job?: Worker; missing?: boolean };
+const jobs = (status: 'ACTIVE' | 'INACTIVE', limit: number) =>
+  call<{ jobs: Worker[] }>(cfg().autoabrApi, `/autoabr/jobs?status=${status}&limit=${limit}`).then(
+    (page) => page.jobs,
+  );
 
 export function Jobs({ submitted, onResults }: { submitted: number; onResults: (name: string) => void }) {
-  const [rows, setRows] = useState<Row[]>(readJobs());
+  const [rows, setRows] = useState<Worker[] | undefined>();
   const [error, setError] = useState('');
+  const [changed, setChanged] = useState(0);
   useEffect(() => {
-    const states = new Map<string, Row>();
     const poll = async () => {
       try {
-        const { workers } = await call<{ workers: Worker[] }>(cfg().autoabrApi, '/autoabr');
-        for (const w of workers) states.set(w.id, { ...w, job: w });
-        const known = rememberJobs(workers.map((w) => ({ id: w.id, name: w.name, createdAt: w.createdAt })));
-        // A job no longer active is read once more, then left as it ended.
-        await Promise.all(
-          known
-            .filter((k) => !workers.some((w) => w.id === k.id))
-            .filter((k) => !states.get(k.id)?.missing && !isFinal(states.get(k.id)?.job?.phase ?? ''))
-            .map((k) =>
-              call<Worker>(cfg().autoabrApi, `/autoabr/${encodeURIComponent(k.id)}`).then(
-                (job) => states.set(k.id, { ...k, job }),
-                (err) => {
-                  if (err instanceof ApiError && err.status === 404)
-                    states.set(k.id, { ...k, missing: true });
-                },
-              ),
-            ),
-        );
-        setRows(known.map((k) => states.get(k.id) ?? k));
+        const [active, finished] = await Promise.all([jobs('ACTIVE', 100), jobs('INACTIVE', FINISHED_SHOWN)]);
+        setRows([...active, ...finished]);
         setError('');
       } catch (err) {
         setError(message(err));
@@ -55,17 +42,17 @@ export function Jobs({ submitted, onResults }: { submitted: number; onResults: (
     void poll();
     const timer = setInterval(poll, POLL_MS);
     return () => clearInterval(timer);
-  }, [submitted]);
+  }, [submitted, changed]);
   return (
     <section aria-labelledby="jobs-title">
       <h2 id="jobs-title">Jobs</h2>
       <p class="hint">
-        Active jobs, and the ones submitted from this browser (the API lists only active jobs). The API has no
-        way to cancel a job.
+        Your queued and running jobs, then the {FINISHED_SHOWN} most recent finished ones. Cancelling a
+        running job stops its worker at its next step; what it measured so far stays.
       </p>
       {error && <p class="error">{error}</p>}
-      {rows.length === 0 ? (
-        <p>No job is queued or running.</p>
+      {rows?.length === 0 ? (
+        <p>No job is queued or running. None has finished yet.</p>
       ) : (
         <table>
           <thead>
@@ -74,40 +61,79 @@ export function Jobs({ submitted, onResults }: { submitted: number; onResults: (
               <th scope="col">Phase</th>
               <th scope="col">Progress</th>
               <th scope="col">
-                <span class="hint">Results</span>
+                <span class="hint">Actions</span>
               </th>
             </tr>
           </thead>
           <tbody aria-live="polite">
-            {rows.map((r) => (
-              <tr key={r.id} data-job={r.name}>
-                <td>
-                  {r.name}
-                  <br />
-                  <span class="hint">{new Date(r.createdAt).toLocaleString()}</span>
-                </td>
-                <td data-phase={r.job?.phase}>
-                  {r.missing ? 'not found' : (r.job?.phase ?? '…')}
-                  {r.job?.error && <span class="error"> {r.job.error}</span>}
-                </td>
-                <td>
-                  {r.job && (
-                    <>
-                      <progress max={100} value={r.job.progress.percent} aria-label={`${r.name} progress`} />{' '}
-                      {r.job.progress.percent}%
-                    </>
-                  )}
-                </td>
-                <td>
-                  <button type="button" class="secondary" onClick={() => onResults(r.name)}>
-                    Results
-                  </button>
-                </td>
-              </tr>
+            {rows?.map((job) => (
+              <JobRow
+                key={job.id}
+                job={job}
+                onResults={onResults}
+                onChanged={() => setChanged((n) => n + 1)}
+              />
             ))}
           </tbody>
         </table>
       )}
     </section>
+  );
+}
+
+function JobRow({
+  job,
+  onResults,
+  onChanged,
+}: {
+  job: Worker;
+  onResults: (name: string) => void;
+  onChanged: () => void;
+}) {
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const cancel = async () => {
+    setBusy(true);
+    try {
+      await call(cfg().autoabrApi, `/autoabr/${encodeURIComponent(job.id)}/cancel`, { method: 'POST' });
+      setError('');
+      onChanged();
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <tr data-job={job.name} data-id={job.id}>
+      <td>
+        {job.name}
+        <br />
+        <span class="hint">{new Date(job.createdAt).toLocaleString()}</span>
+      </td>
+      <td data-phase={job.phase}>
+        {job.phase}
+        {job.error && <span class="error"> {job.error}</span>}
+      </td>
+      <td>
+        <progress max={100} value={job.progress.percent} aria-label={`${job.name} progress`} />{' '}
+        {job.progress.percent}%
+      </td>
+      <td>
+        {job.status === 'ACTIVE' && (
+          <button type="button" class="danger" disabled={busy} onClick={cancel}>
+            Cancel
+          </button>
+        )}{' '}
+        <button type="button" class="secondary" onClick={() => onResults(job.name)}>
+          Results
+        </button>
+        {error && (
+          <p role="alert" class="field-error">
+            {error}
+          </p>
+        )}
+      </td>
+    </tr>
   );
 }

@@ -7,7 +7,6 @@ import { call, cfg } from './api';
 import { Jobs, type Worker } from './autoabr-jobs';
 import { Results } from './autoabr-results';
 import { type FormError, formError, invalidProps } from './form-errors';
-import { rememberJobs } from './job-history';
 
 const MODELS = ['PhoneHD', 'HD', 'UHD'];
 
@@ -16,12 +15,7 @@ export function AutoabrPage() {
   const [submitted, setSubmitted] = useState(0);
   return (
     <>
-      <SubmitJob
-        onSubmitted={(w) => {
-          rememberJobs([{ id: w.id, name: w.name, createdAt: w.createdAt }]);
-          setSubmitted((n) => n + 1);
-        }}
-      />
+      <SubmitJob onSubmitted={() => setSubmitted((n) => n + 1)} />
       <Jobs submitted={submitted} onResults={setOutput} />
       <Results output={output} setOutput={setOutput} />
     </>

@@ -8,6 +8,7 @@ import { call, cfg, message } from './api';
 import type { StreamState } from './event-stream';
 import { Player } from './player';
 import { type EngineNotice, usePlayout } from './playout';
+import { ScheduleEditor } from './schedule-editor';
 import { type Health, StatusBadge } from './status';
 import { Timeline, useEpg } from './timeline';
 
@@ -90,8 +91,10 @@ export function ChannelPage({ kind, id }: { kind: string; id: string }) {
   );
 }
 
+/** A schedule channel's timeline, and its entries to add, move and delete (read again after each). */
 function EpgTimeline({ id, screenTime }: { id: string; screenTime?: number }) {
-  const { programmes, error } = useEpg(id);
+  const [version, setVersion] = useState(0);
+  const { programmes, error } = useEpg(id, version);
   return (
     <>
       {error && <p class="error">{error}</p>}
@@ -100,6 +103,7 @@ function EpgTimeline({ id, screenTime }: { id: string; screenTime?: number }) {
         screenTime={screenTime}
         empty="Nothing scheduled in the next hours."
       />
+      <ScheduleEditor channel={id} version={version} onChange={() => setVersion((v) => v + 1)} />
     </>
   );
 }

@@ -12,8 +12,11 @@ const HOURS_AHEAD = 6;
 const time = (ms: number) =>
   new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
-/** Schedule channel: the EPG from an hour ago to HOURS_AHEAD from now, refreshed every 30 s. */
-export function useEpg(id: string): { programmes: Programme[]; error: string } {
+/**
+ * Schedule channel: the EPG from an hour ago to HOURS_AHEAD from now, refreshed every 30 s and
+ * whenever `version` moves (the page changed the schedule).
+ */
+export function useEpg(id: string, version = 0): { programmes: Programme[]; error: string } {
   const [state, setState] = useState({ programmes: [] as Programme[], error: '' });
   useEffect(() => {
     const load = async () => {
@@ -35,7 +38,7 @@ export function useEpg(id: string): { programmes: Programme[]; error: string } {
     void load();
     const timer = setInterval(load, 30_000);
     return () => clearInterval(timer);
-  }, [id]);
+  }, [id, version]);
   return state;
 }
 

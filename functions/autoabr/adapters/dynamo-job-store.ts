@@ -7,9 +7,16 @@
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, queryAll, queryPage } from '../../../core/dynamo/queries';
-import { ACTIVE_JOB_KEY, type ActiveJobKey, type JobItem } from '../domain/job';
+import { ACTIVE_JOB_KEY, type ActiveJobKey, type JobItem, type JobStatus } from '../domain/job';
 import type { ModelName } from '../domain/models';
-import type { FinishOutcome, JobPage, JobStore } from '../ports/job-store';
+import {
+  CANCELLED,
+  type CancelOutcome,
+  type FinishOutcome,
+  type JobPage,
+  type JobPageKey,
+  type JobStore,
+} from '../ports/job-store';
 
 /** Tenant ids hold no `/` (core/auth/tokens.ts TENANT_ID), job names no `/`: the keys cannot collide. */
 const namePointer = (name: string, tenant?: string) =>
@@ -67,6 +74,34 @@ export class DynamoJobStore implements JobStore {
       keyAttributes: ACTIVE_JOB_KEY,
     });
     return { items: page.items as unknown as JobItem[], next: page.next as ActiveJobKey | undefined };
+  }
+
+  async pageByStatus(status: JobStatus, { limit, after }: { limit: number; after?: JobPageKey }) {
+    const page = await queryPage(
+      this.ddb,
+      {
+        TableName: this.table,
+        IndexName: 'byStatus',
+        KeyConditionExpression: '#s = :status',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':status': status },
+        ScanIndexForward: false,
+      },
+      { limit, after, keyAttributes: ACTIVE_JOB_KEY },
+    );
+    return { items: page.items as unknown as JobItem[], next: page.next as JobPageKey | undefined };
+  }
+
+  async cancel(seen: JobItem, now: number): Promise<CancelOutcome> {
+    if (seen.status !== 'ACTIVE') return { refused: 'finished' };
+    const cancelled = await this.update(
+      seen.id,
+      '#phase = :phase AND #attempts = :attempts',
+      { status: 'INACTIVE', phase: 'FAILED', error: CANCELLED, finishedAt: now, updatedAt: now },
+      { ':phase': seen.phase, ':attempts': seen.attempts },
+      ['receiptHandle'],
+    );
+    return cancelled ? { cancelled } : { refused: 'moved' };
   }
 
   private activeQuery() {

@@ -22,6 +22,7 @@ import {
   workerInfoSchema,
 } from './api-docs';
 import { chart, ladder } from './chart-handlers';
+import { cancelJob, listJobs } from './history-handlers';
 import { createJob, getJob, listWorkers } from './job-handlers';
 import { jobRequestSchema } from './job-request';
 import { modelParam, outputParam } from './params';
@@ -95,6 +96,40 @@ export function createAutoabrRoutes(deps: () => ApiDeps): Route[] {
         },
       },
       handler: authed(async () => json(200, { cleared: true, generation: await deps().settings.clear() })),
+    },
+    {
+      method: 'GET',
+      path: '/autoabr/jobs',
+      doc: {
+        summary: "The caller's jobs of one status (INACTIVE, the finished ones, by default), newest first",
+        query: {
+          status: z
+            .enum(['ACTIVE', 'INACTIVE'])
+            .describe('INACTIVE (default): finished; ACTIVE: queued or running'),
+          limit: z.string(),
+          cursor: z.string(),
+        },
+        responses: { 200: { description: 'a page', schema: z.object({ jobs: z.array(workerInfoSchema) }) } },
+        example: { query: { status: 'INACTIVE' } },
+      },
+      handler: authed((req, t) => listJobs(deps(), req, t)),
+    },
+    {
+      method: 'POST',
+      path: '/autoabr/{id}/cancel',
+      doc: {
+        summary: 'Cancel a queued or running job (it ends FAILED with error "cancelled")',
+        params: { id: jobIdSchema },
+        responses: {
+          200: { description: 'the cancelled job', schema: workerInfoSchema },
+          404: { description: 'no such job of the caller' },
+          409: {
+            description: 'the job is over (job_finished), or moved on while being cancelled (job_moved)',
+          },
+        },
+        example: { params: { id: '00000000-0000-4000-8000-000000000000' } },
+      },
+      handler: authed((req, t) => cancelJob(deps(), req, t)),
     },
     {
       method: 'GET',
