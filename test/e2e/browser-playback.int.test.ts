@@ -18,6 +18,7 @@ import {
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
 import { type StaticServer, startStaticServer } from '../support/static-server';
+import { sharedDynamoDb } from '../support/shared-dynamodb';
 
 const noChromium = !chromiumAvailable();
 const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';
@@ -69,6 +70,7 @@ describe(`a channel played by hls.js in Chromium${skipReason}`, () => {
     fixtures = await ensureFixtures();
     origin = await startStaticServer(fixtures.root);
     system = await startSystem({
+      sharedDynamoDb: sharedDynamoDb(),
       ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
       services: ['channel', 'engine'],
       env: { LOG_LEVEL: 'silent' },

@@ -10,6 +10,7 @@ import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { checkLivePlaylistRules, listMediaPlaylists, playWithFfmpeg } from '../support/hls-client';
 import { waitOnAir } from '../support/on-air';
 import { type StaticServer, startStaticServer } from '../support/static-server';
+import { sharedDynamoDb } from '../support/shared-dynamodb';
 
 let system: RunningSystem;
 let origin: StaticServer;
@@ -20,6 +21,7 @@ beforeAll(async () => {
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['channel', 'engine'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },

@@ -13,6 +13,7 @@ import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/shared-dynamodb';
 
 const SHOTS = join(import.meta.dirname, '../../test-output/console');
 const WATCH_SECONDS = 30;
@@ -26,6 +27,7 @@ beforeAll(async () => {
   if (!chromiumAvailable()) return;
   mkdirSync(SHOTS, { recursive: true });
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
     env: { LOG_LEVEL: 'silent' },
   });

@@ -13,6 +13,7 @@ import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
 import { type StaticServer, startStaticServer } from '../support/static-server';
+import { sharedDynamoDb } from '../support/shared-dynamodb';
 
 let system: RunningSystem;
 let origin: StaticServer;
@@ -38,6 +39,7 @@ beforeAll(async () => {
   webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/next`;
 
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['channel'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },

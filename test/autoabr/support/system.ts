@@ -4,6 +4,7 @@
  * ten minutes, so the jobs a suite creates stay ACTIVE and QUEUED: no worker runs.
  */
 import { type RunningSystem, startSystem } from '../../../local/system';
+import { sharedDynamoDb } from '../../support/shared-dynamodb';
 
 export interface AutoabrSystem {
   system: RunningSystem;
@@ -14,6 +15,7 @@ export interface AutoabrSystem {
 
 export async function startAutoabr(env: Record<string, string> = {}): Promise<AutoabrSystem> {
   const system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['autoabr'],
     env: { LOG_LEVEL: 'silent', AUTOABR_DISPATCH_INTERVAL_MS: '600000', ...env },

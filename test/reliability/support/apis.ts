@@ -5,6 +5,7 @@
  */
 import { issueOperatorToken } from '../../../functions/channel/operator-token';
 import { type RunningSystem, startSystem } from '../../../local/system';
+import { sharedDynamoDb } from '../../support/shared-dynamodb';
 
 export interface Apis {
   system: RunningSystem;
@@ -19,6 +20,7 @@ export interface Apis {
 
 export async function startApis(env: Record<string, string> = {}): Promise<Apis> {
   const system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['channel', 'schedule'],
     env: {
