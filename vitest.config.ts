@@ -5,6 +5,7 @@
  * `npm test` runs both (after lint and typecheck).
  */
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/longest-first-sequencer';
 
 const integration = ['test/**/*.int.test.ts'];
 
@@ -16,6 +17,8 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // The default output, then the ten slowest files: where the next second of `npm test` is.
     reporters: ['default', './test/support/slowest-files-reporter.ts'],
+    // The suites that run for minutes in real time start first (test/support/longest-first-sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
