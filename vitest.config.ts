@@ -5,7 +5,7 @@
  * `npm test` runs both (after lint and typecheck).
  */
 import { configDefaults, defineConfig } from 'vitest/config';
-import LongestFirstSequencer from './test/support/longest-first-sequencer';
+import LongestFirstSequencer from './test/support/run/longest-first-sequencer';
 
 const integration = ['test/**/*.int.test.ts'];
 
@@ -16,8 +16,8 @@ export default defineConfig({
     maxWorkers: 2,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // The default output, then the ten slowest files: where the next second of `npm test` is.
-    reporters: ['default', './test/support/slowest-files-reporter.ts'],
-    // The suites that run for minutes in real time start first (test/support/longest-first-sequencer.ts).
+    reporters: ['default', './test/support/run/slowest-files-reporter.ts'],
+    // The suites that run for minutes in real time start first (test/support/run/longest-first-sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
@@ -36,8 +36,9 @@ export default defineConfig({
           // They start real local stand-ins (DynamoDB Local on Java, ffmpeg): give them room.
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // One DynamoDB Local for the run, each file's tables under a prefix of its own.
-          globalSetup: ['test/support/shared-dynamodb.ts'],
+          // One DynamoDB Local for the run, each file's tables under a prefix of its own; one folder for
+          // what files would otherwise each build again (the synthesized stack).
+          globalSetup: ['test/support/run/shared-dynamodb.ts', 'test/support/run/run-folder.ts'],
         },
       },
     ],

@@ -12,7 +12,7 @@ import { channelConfigFromEnv } from '../../functions/channel/config';
 import { issueOperatorToken } from '../../functions/channel/operator-token';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { type RunningSystem, startSystem } from '../../local/system';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 let system: RunningSystem;
 let api: string;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { waitOnAir } from '../support/on-air';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 const XMLTV_DTD = '/usr/share/sgml/xmltv/dtd/0.5/xmltv.dtd';
 let system: RunningSystem;

@@ -9,7 +9,7 @@ import { tableName, tables } from '../../core/resources';
 import { ChannelTableManager } from '../../engine-container/host/channel-table-manager';
 import { dynamoChannelStore } from '../../functions/channel/stores/channel-store';
 import { type RunningSystem, startSystem } from '../../local/system';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 let system: RunningSystem;
 let api: string;

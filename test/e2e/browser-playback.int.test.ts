@@ -17,8 +17,8 @@ import {
 } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
 
 const noChromium = !chromiumAvailable();
 const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';

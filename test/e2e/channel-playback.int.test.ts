@@ -9,8 +9,8 @@ import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { checkLivePlaylistRules, listMediaPlaylists, playWithFfmpeg } from '../support/hls-client';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
 
 let system: RunningSystem;
 let origin: StaticServer;

@@ -13,7 +13,7 @@ import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { waitOnAir } from '../support/on-air';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 const SHOTS = join(import.meta.dirname, '../../test-output/console');
 const WATCH_SECONDS = 30;

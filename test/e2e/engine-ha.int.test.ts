@@ -12,8 +12,8 @@ import { createOnairEngine, type OnairEngine } from '../../engine-container/host
 import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
 
 let system: RunningSystem;
 let origin: StaticServer;

@@ -13,8 +13,8 @@ import { chromiumAvailable, describeErrors, playInBrowser } from '../support/bro
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { parseMasterPlaylist } from '../support/hls-playlist';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
 
 let system: RunningSystem;
 let origin: StaticServer;
@@ -207,7 +207,6 @@ describe('a schedule channel made with media settings', () => {
     expect(parseMasterPlaylist(text).variants.map((v) => v.bandwidth)).toEqual([400_000, 900_000, 1_400_000]);
     expect(renditions(text, 'AUDIO')).toEqual(['en', 'sv']);
   });
-
 });
 
 describe('both channels played by hls.js in Chromium', () => {

@@ -12,8 +12,8 @@ import { playbackChannelId } from '../../functions/schedule/playback-id';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
 
 interface Entry {
   id: string;

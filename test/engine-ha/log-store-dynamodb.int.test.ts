@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { tables } from '../../core/resources';
 import { DynamoDbPlayoutLogStore } from '../../engine-container/src/stores/dynamo-log-store';
 import { type LocalCloud, startLocalCloud } from '../../local/cloud';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { logStoreContract } from './log-store-contract';
 
 let cloud: LocalCloud;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../core/openapi';
 import { type RunningSystem, startSystem } from '../../local/system';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 let system: RunningSystem;
 let token: string;

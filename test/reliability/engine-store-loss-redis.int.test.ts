@@ -12,8 +12,8 @@ import { captureLogLines } from '../engine/helpers/log-lines';
 import { type RedisServer, startRedisServer } from '../engine-ha/support/redis-server';
 import { CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
 import { createLoopChannel, playThroughStoreLoss } from './support/store-loss';
 import { expectPlayedThrough } from './support/store-loss-checks';
 

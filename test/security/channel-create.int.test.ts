@@ -8,7 +8,7 @@ import { createChannelHandler } from '../../functions/channel/channel-api';
 import { channelConfigFromEnv } from '../../functions/channel/config';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { type RunningSystem, startSystem } from '../../local/system';
-import { sharedDynamoDb } from '../support/shared-dynamodb';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 let system: RunningSystem;
 let deployed: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { longestFirst } from '../support/longest-first-sequencer';
-import { formatSlowest, slowestFiles } from '../support/slowest-files-reporter';
+import { longestFirst } from '../support/run/longest-first-sequencer';
+import { formatSlowest, slowestFiles } from '../support/run/slowest-files-reporter';
 
 describe('the order files start in', () => {
   it('puts the listed long files first, in the list’s order, and keeps the order of the rest', () => {

@@ -5,7 +5,7 @@
  * shared DynamoDB Local under a prefix of their own (shared-dynamodb.ts); S3 and SQS are its own.
  */
 import { type LocalCloud, startLocalCloud } from '../../local/cloud';
-import { sharedDynamoDb } from './shared-dynamodb';
+import { sharedDynamoDb } from './run/shared-dynamodb';
 
 export type { LocalCloud, LocalCloudEndpoints } from '../../local/cloud';
 

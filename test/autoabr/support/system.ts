@@ -4,7 +4,7 @@
  * ten minutes, so the jobs a suite creates stay ACTIVE and QUEUED: no worker runs.
  */
 import { type RunningSystem, startSystem } from '../../../local/system';
-import { sharedDynamoDb } from '../../support/shared-dynamodb';
+import { sharedDynamoDb } from '../../support/run/shared-dynamodb';
 
 export interface AutoabrSystem {
   system: RunningSystem;

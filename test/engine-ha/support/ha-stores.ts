@@ -11,7 +11,7 @@ import type { PlayoutLogStore } from '../../../engine-container/src/playout/log-
 import { DynamoDbPlayoutLogStore, LEASE_SEQ } from '../../../engine-container/src/stores/dynamo-log-store';
 import { RedisPlayoutLogStore } from '../../../engine-container/src/stores/redis-log-store';
 import { startLocalCloud } from '../../../local/cloud';
-import { sharedDynamoDb } from '../../support/shared-dynamodb';
+import { sharedDynamoDb } from '../../support/run/shared-dynamodb';
 import { startRedisServer } from './redis-server';
 
 export interface HaStore {

@@ -5,7 +5,7 @@
  */
 import { issueOperatorToken } from '../../../functions/channel/operator-token';
 import { type RunningSystem, startSystem } from '../../../local/system';
-import { sharedDynamoDb } from '../../support/shared-dynamodb';
+import { sharedDynamoDb } from '../../support/run/shared-dynamodb';
 
 export interface Apis {
   system: RunningSystem;

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
-import type { SharedDynamoDb } from '../../local/cloud';
-import { startDynamoDbLocal } from '../../local/dynamodb-local';
+import type { SharedDynamoDb } from '../../../local/cloud';
+import { startDynamoDbLocal } from '../../../local/dynamodb-local';
 
 declare module 'vitest' {
   export interface ProvidedContext {
