@@ -9,13 +9,16 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const LONG_RUNNING: readonly string[] = [
-  'test/e2e/live-mixing.int.test.ts',
-  'test/engine-media/real-content.int.test.ts',
   'test/reliability/engine-store-loss-dynamodb.int.test.ts',
+  'test/e2e/live-mixing.int.test.ts',
+  // No browser: the first files to start together do not all play video.
+  'test/engine-ha/failover-dynamodb.int.test.ts',
   'test/reliability/engine-store-loss-redis.int.test.ts',
+  'test/engine-media/real-content.int.test.ts',
   'test/e2e/schedule-media.int.test.ts',
+  'test/engine-ha/failover-redis.int.test.ts',
   'test/e2e/browser-playback.int.test.ts',
-  'test/autoabr/e2e.int.test.ts',
+  'test/local/ownership.int.test.ts',
   'test/e2e/live-renditions.int.test.ts',
   'test/e2e/console.int.test.ts',
   'test/e2e/engine-ha.int.test.ts',
