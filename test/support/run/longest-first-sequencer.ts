@@ -9,21 +9,22 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const LONG_RUNNING: readonly string[] = [
+  // The first four start together: one JVM of their own at most (the others' tables are in the run's
+  // DynamoDB Local), and not four players at once.
   'test/reliability/engine-store-loss-dynamodb.int.test.ts',
-  'test/e2e/live-mixing.int.test.ts',
-  // No browser: the first files to start together do not all play video.
   'test/engine-ha/failover-dynamodb.int.test.ts',
   'test/reliability/engine-store-loss-redis.int.test.ts',
-  'test/engine-media/real-content.int.test.ts',
   'test/e2e/schedule-media.int.test.ts',
+  // These two start a DynamoDB Local of their own (their owners may move them to the run's).
+  'test/e2e/live-mixing.int.test.ts',
   'test/engine-ha/failover-redis.int.test.ts',
+  'test/engine-media/real-content.int.test.ts',
   'test/e2e/browser-playback.int.test.ts',
   'test/local/ownership.int.test.ts',
   'test/e2e/live-renditions.int.test.ts',
   'test/e2e/console.int.test.ts',
   'test/e2e/engine-ha.int.test.ts',
   'test/engine-host/polling-cost.int.test.ts',
-  'test/schedule/scheduler.int.test.ts',
 ];
 
 /** Files in `order` first, in its order; the rest after, in the order given (a stable sort). */
