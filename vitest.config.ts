@@ -5,6 +5,7 @@
  * `npm test` runs both (after lint and typecheck).
  */
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/run/longest-first-sequencer';
 
 const integration = ['test/**/*.int.test.ts'];
 
@@ -12,8 +13,14 @@ export default defineConfig({
   test: {
     pool: 'forks',
     fileParallelism: true,
-    maxWorkers: 2,
+    // Four on two cores: the longest integration suites wait in real time (players, live sources, a
+    // two-minute outage) far more than they compute, so two workers left the cores idle for minutes.
+    maxWorkers: 4,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // The default output, then the ten slowest files: where the next second of `npm test` is.
+    reporters: ['default', './test/support/run/slowest-files-reporter.ts'],
+    // The suites that run for minutes in real time start first (test/support/run/longest-first-sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
@@ -31,6 +38,9 @@ export default defineConfig({
           // They start real local stand-ins (DynamoDB Local on Java, ffmpeg): give them room.
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // One DynamoDB Local for the run, each file's tables under a prefix of its own; one folder for
+          // what files would otherwise each build again (the synthesized stack).
+          globalSetup: ['test/support/run/shared-dynamodb.ts', 'test/support/run/run-folder.ts'],
         },
       },
     ],

@@ -32,8 +32,7 @@ function attributeDefinitions(t: TableDef): AttributeDefinition[] {
   return [...byName.values()];
 }
 
-async function createTable(ddb: DynamoDBClient, t: TableDef): Promise<void> {
-  const TableName = localName(t.id);
+async function createTable(ddb: DynamoDBClient, t: TableDef, TableName: string): Promise<void> {
   try {
     await ddb.send(
       new CreateTableCommand({
@@ -106,16 +105,20 @@ export interface Endpoints {
   sqs: string;
 }
 
-/** Creates everything and returns the environment runtime code needs to find it. */
-export async function provision(endpoints: Endpoints): Promise<Record<string, string>> {
+/**
+ * Creates everything and returns the environment runtime code needs to find it. `tablePrefix` sets one
+ * cloud's tables apart in a DynamoDB Local that several share (the test run's one, test/support/).
+ */
+export async function provision(endpoints: Endpoints, tablePrefix = ''): Promise<Record<string, string>> {
   const ddb = new DynamoDBClient({ ...common, endpoint: endpoints.dynamodb });
   const sqs = new SQSClient({ ...common, endpoint: endpoints.sqs });
   const s3 = new S3Client({ ...common, endpoint: endpoints.s3, forcePathStyle: true });
   try {
     const env: Record<string, string> = {};
     for (const t of Object.values(tables) as TableDef[]) {
-      await createTable(ddb, t);
-      env[t.env] = localName(t.id);
+      const name = tablePrefix + localName(t.id);
+      await createTable(ddb, t, name);
+      env[t.env] = name;
     }
     for (const q of Object.values(queues) as QueueDef[]) env[q.env] = await createQueue(sqs, q);
     for (const b of Object.values(buckets) as BucketDef[]) {

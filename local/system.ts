@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { logger } from '../core/logger';
 import type { OnairEngine } from '../engine-container/host/onair-engine';
-import { startLocalCloud } from './cloud';
+import { type SharedDynamoDb, startLocalCloud } from './cloud';
 import { type ConsoleServer, startConsoleServer } from './console-server';
 import { startGateway, type V2Handler } from './gateway';
 import { startOnPort } from './ports';
@@ -39,6 +39,8 @@ export interface SystemOptions {
   ports: { channel: number; schedule: number; autoabr: number; engine: number; console?: number };
   /** Ports of the local cloud (DynamoDB Local, fauxqs for S3 and SQS); omitted or 0 = free ports. */
   cloudPorts?: { dynamodb?: number; fauxqs?: number };
+  /** A DynamoDB Local already running to keep this system's tables in (local/cloud.ts); tests share one. */
+  sharedDynamoDb?: SharedDynamoDb;
   /** Host the servers bind to. */
   host?: string;
   /** Which services to run (default: all). Tests of one service start only that one. */
@@ -63,6 +65,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const cloud = await startLocalCloud({
     dataDir: dataDir && join(dataDir, 'dynamodb'),
     ports: options.cloudPorts,
+    sharedDynamoDb: options.sharedDynamoDb,
   });
   const running: Stoppable[] = [cloud];
   const stop = async () => {

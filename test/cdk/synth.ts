@@ -1,12 +1,19 @@
 /**
  * Synthesises an onair stage offline (Lambdas bundled by the local esbuild, images not built) with
- * cdk-nag's AwsSolutions checks, and hands back what the stack tests look at.
+ * cdk-nag's AwsSolutions checks, and hands back what the stack tests look at. A synthesis is a pure
+ * function of the checkout, the stage and the context, and takes tens of seconds of CPU: the first file
+ * of a run to ask for one makes it and leaves it in the run's folder (test/support/run/run-folder.ts);
+ * the others read it, waiting for it if it is being made.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { OnairStack } from '../../lib/onair-stack';
+import { runFolder } from '../support/run/run-folder';
 
 export interface Synthesised {
   template: Template;
@@ -19,6 +26,53 @@ export interface Synthesised {
 }
 
 export function synth(stage: 'test' | 'prod', context: Record<string, string> = {}): Synthesised {
+  const folder = runFolder();
+  if (!folder) return synthNow(stage, context);
+  const key = createHash('sha256')
+    .update(JSON.stringify([stage, context]))
+    .digest('hex')
+    .slice(0, 16);
+  const file = join(folder, `synth-${key}.json`);
+  const making = `${file}.making`;
+  // Files start together: one makes each synthesis, the others wait for its result rather than make it
+  // again on the same two cores. A maker that fails removes its mark, and a waiter then makes its own.
+  if (!existsSync(file) && !claim(making)) waitWhile(() => !existsSync(file) && existsSync(making));
+  if (existsSync(file)) {
+    const { template, ...rest } = JSON.parse(readFileSync(file, 'utf8')) as Stored;
+    return { ...rest, template: Template.fromJSON(template) };
+  }
+  try {
+    const made = synthNow(stage, context);
+    const stored: Stored = { ...made, template: made.template.toJSON() };
+    // Written whole, then renamed: a file reading it at the same time sees all of it or none.
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify(stored));
+    renameSync(`${file}.${process.pid}`, file);
+    return made;
+  } finally {
+    rmSync(making, { recursive: true, force: true });
+  }
+}
+
+/** Whether this process took the mark (a folder: made or refused at once, across processes). */
+function claim(mark: string): boolean {
+  try {
+    mkdirSync(mark);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Blocks while `condition` holds, looking every 200 ms, for at most five minutes (synth is synchronous). */
+function waitWhile(condition: () => boolean): void {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + 300_000;
+  while (condition() && Date.now() < deadline) Atomics.wait(cell, 0, 0, 200);
+}
+
+type Stored = Omit<Synthesised, 'template'> & { template: Record<string, unknown> };
+
+function synthNow(stage: 'test' | 'prod', context: Record<string, string>): Synthesised {
   const app = new App({ context });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const stack = new OnairStack(app, `onair-${stage}`, {

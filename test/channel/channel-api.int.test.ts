@@ -12,6 +12,7 @@ import { channelConfigFromEnv } from '../../functions/channel/config';
 import { issueOperatorToken } from '../../functions/channel/operator-token';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 let system: RunningSystem;
 let api: string;
@@ -19,6 +20,7 @@ let prod: Gateway;
 
 beforeAll(async () => {
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     env: { TOKEN_LIMIT_PER_EMAIL_PER_DAY: '2', TOKEN_LIMIT_PER_IP_PER_HOUR: '1000', LOG_LEVEL: 'silent' },
     services: ['channel'],

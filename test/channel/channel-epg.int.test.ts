@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 const XMLTV_DTD = '/usr/share/sgml/xmltv/dtd/0.5/xmltv.dtd';
 let system: RunningSystem;
@@ -31,6 +32,7 @@ async function trialToken(email: string): Promise<string> {
 
 beforeAll(async () => {
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     env: { LOG_LEVEL: 'silent' },
     services: ['schedule', 'engine', 'channel'],

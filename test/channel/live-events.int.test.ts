@@ -9,12 +9,14 @@ import { tableName, tables } from '../../core/resources';
 import { ChannelTableManager } from '../../engine-container/host/channel-table-manager';
 import { dynamoChannelStore } from '../../functions/channel/stores/channel-store';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 let system: RunningSystem;
 let api: string;
 
 beforeAll(async () => {
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     env: { LOG_LEVEL: 'silent', TOKEN_LIMIT_PER_IP_PER_HOUR: '1000' },
     services: ['channel'],

@@ -17,6 +17,7 @@ import {
 } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const noChromium = !chromiumAvailable();
@@ -69,6 +70,7 @@ describe(`a channel played by hls.js in Chromium${skipReason}`, () => {
     fixtures = await ensureFixtures();
     origin = await startStaticServer(fixtures.root);
     system = await startSystem({
+      sharedDynamoDb: sharedDynamoDb(),
       ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
       services: ['channel', 'engine'],
       env: { LOG_LEVEL: 'silent' },

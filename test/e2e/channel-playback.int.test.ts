@@ -9,6 +9,7 @@ import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { checkLivePlaylistRules, listMediaPlaylists, playWithFfmpeg } from '../support/hls-client';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 let system: RunningSystem;
@@ -20,6 +21,7 @@ beforeAll(async () => {
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['channel', 'engine'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },

@@ -15,6 +15,7 @@ import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 const SHOTS = join(import.meta.dirname, '../../test-output/console');
 // Short: console-player.int.test.ts plays 60 s and checks every stat against hls.js.
@@ -29,6 +30,7 @@ beforeAll(async () => {
   if (!chromiumAvailable()) return;
   mkdirSync(SHOTS, { recursive: true });
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
     env: { LOG_LEVEL: 'silent' },
   });

@@ -12,6 +12,7 @@ import { createOnairEngine, type OnairEngine } from '../../engine-container/host
 import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 let system: RunningSystem;
@@ -38,6 +39,7 @@ beforeAll(async () => {
   webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/next`;
 
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['channel'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },

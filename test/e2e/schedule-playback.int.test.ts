@@ -12,6 +12,7 @@ import { playbackChannelId } from '../../functions/schedule/playback-id';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 interface Entry {
@@ -49,6 +50,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => feedServer.listen(0, '127.0.0.1', r));
   feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/feed.xml`;
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['schedule', 'engine'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500', SCHEDULE_HORIZON_HOURS: '1' },

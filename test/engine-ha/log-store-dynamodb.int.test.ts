@@ -2,16 +2,17 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
-import { localName, tables } from '../../core/resources';
+import { tables } from '../../core/resources';
 import { DynamoDbPlayoutLogStore } from '../../engine-container/src/stores/dynamo-log-store';
 import { type LocalCloud, startLocalCloud } from '../../local/cloud';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { logStoreContract } from './log-store-contract';
 
 let cloud: LocalCloud;
 let ddb: DynamoDBDocumentClient;
 
 beforeAll(async () => {
-  cloud = await startLocalCloud();
+  cloud = await startLocalCloud({ sharedDynamoDb: sharedDynamoDb() });
   const { AWS_ENDPOINT_URL_DYNAMODB: endpoint, AWS_REGION: region } = cloud.env;
   ddb = DynamoDBDocumentClient.from(
     new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
@@ -24,4 +25,4 @@ afterAll(async () => {
   await cloud?.stop();
 });
 
-logStoreContract('DynamoDB store', () => new DynamoDbPlayoutLogStore(ddb, localName(tables.playoutLog.id)));
+logStoreContract('DynamoDB store', () => new DynamoDbPlayoutLogStore(ddb, cloud.env[tables.playoutLog.env]!));

@@ -1,10 +1,10 @@
 /**
  * Several engines sharing one playout log ask the asset manager once per item between them: the
  * engine holding the channel's writer lease asks and appends, the others wait for its append. In one
- * process, with a shared fake clock for playout; leases expire by the real clock (the store's), as
- * they do across processes. The failover cases run on real processes (failover-suite.ts).
+ * process, with a shared fake clock for playout; leases expire by the store's clock (Date.now), as they
+ * do across processes, faked too where a case times a lease against a slow ask. The failover cases run on real processes (failover-suite.ts).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EngineOptions } from '../../engine-container/src/config';
 import { InMemoryPlayoutLogStore } from '../../engine-container/src/playout/log-store';
 import type { VodResponse } from '../../engine-container/src/types';
@@ -41,6 +41,26 @@ function cursor(uri: () => string, delayMs = 0) {
   };
 }
 
+/**
+ * Runs `work` with timers and Date on a fake clock, moved on 10 ms at a time until it settles: the
+ * lease's life, its renewals and a slow ask then keep their order however busy the machine is (on the
+ * real clock a stall longer than the lease's life lets it lapse, which is what failover is for).
+ */
+async function onFakeTimers<T>(work: () => Promise<T>, limitMs = 60_000): Promise<T> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  try {
+    let settled = false;
+    const running = work().finally(() => {
+      settled = true;
+    });
+    for (let ms = 0; !settled && ms < limitMs; ms += 10) await vi.advanceTimersByTimeAsync(10);
+    if (!settled) throw new Error(`still running after ${limitMs} ms of fake time`);
+    return await running;
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 describe('engines sharing one playout log', () => {
   it('ask the asset manager exactly once per item between them, and serve the same playlists', async () => {
     let uri = '';
@@ -63,15 +83,19 @@ describe('engines sharing one playout log', () => {
   }, 60_000);
 
   it('keep the lease through an ask slower than its life: the holder renews it, nobody asks twice', async () => {
-    let uri = '';
-    // A 200 ms lease, a 500 ms asset manager: without renewal the others would take over mid-ask.
-    const two = engines(
-      2,
-      cursor(() => uri, 500),
-      { volatileKeyTTL: 0.2 },
-    );
-    uri = two.world.a;
-    await Promise.all(two.channels.map((c) => c.playout.advance()));
+    // A 200 ms lease, a 500 ms asset manager: without renewal the others would take over mid-ask. Made
+    // on the fake clock, so the store's lease expiry reads it too.
+    const two = await onFakeTimers(async () => {
+      let uri = '';
+      const made = engines(
+        2,
+        cursor(() => uri, 500),
+        { volatileKeyTTL: 0.2 },
+      );
+      uri = made.world.a;
+      await Promise.all(made.channels.map((c) => c.playout.advance()));
+      return made;
+    });
     const onAir = two.onAir();
     expect(onAir.length).toBeGreaterThanOrEqual(3);
     expect(two.calls()).toBe(onAir.length);

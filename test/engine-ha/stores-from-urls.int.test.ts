@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/env';
-import { localName, tables } from '../../core/resources';
+import { tables } from '../../core/resources';
 import { waitFor } from '../../core/wait-for';
 import { Engine } from '../../engine-container/src/engine';
 import { InMemoryPlayoutLogStore } from '../../engine-container/src/playout/log-store';
@@ -51,7 +51,7 @@ describe('the shared store options', () => {
   it('opens a Redis store for redis:// and a DynamoDB store on the named table for dynamodb://', async () => {
     const viaRedis = new Engine(am, { kvstoreUrl: redis.url, port: 0 });
     const viaCache = new Engine(am, { cachestoreUrl: redis.url, port: 0 });
-    const viaDynamo = new Engine(am, { kvstoreUrl: `dynamodb://${localName(tables.playoutLog.id)}` });
+    const viaDynamo = new Engine(am, { kvstoreUrl: `dynamodb://${cloud.env[tables.playoutLog.env]}` });
     expect(viaRedis.core.store).toBeInstanceOf(RedisPlayoutLogStore);
     expect(viaCache.core.store).toBeInstanceOf(RedisPlayoutLogStore);
     expect(viaDynamo.core.store).toBeInstanceOf(DynamoDbPlayoutLogStore);
@@ -112,7 +112,7 @@ describe('engines given one store URL', () => {
 
   it(
     'share one log through DynamoDB, asking once per item',
-    () => twoEnginesOneLog(`dynamodb://${localName(tables.playoutLog.id)}`),
+    () => twoEnginesOneLog(`dynamodb://${cloud.env[tables.playoutLog.env]}`),
     30_000,
   );
 });

@@ -33,7 +33,7 @@ const call = (r: Request) =>
   send(abr.url, { ...r, path: r.path.replace('{id}', jobId), method: r.method ?? 'GET', timeoutMs: 15_000 });
 
 beforeAll(async () => {
-  abr = await startAutoabr(OUTAGE_TIMEOUTS);
+  abr = await startAutoabr(OUTAGE_TIMEOUTS, { ownDynamoDb: true });
   dynamo = new DynamoDbSwitch(abr.system.urls.dynamodb!);
   const created = await send(abr.url, { method: 'POST', path: '/autoabr', body: jobRequest('steady') });
   expect(created.status, created.text).toBe(201);

@@ -12,6 +12,7 @@ import { captureLogLines } from '../engine/helpers/log-lines';
 import { type RedisServer, startRedisServer } from '../engine-ha/support/redis-server';
 import { CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 import { createLoopChannel, playThroughStoreLoss } from './support/store-loss';
 import { expectPlayedThrough } from './support/store-loss-checks';
@@ -31,6 +32,7 @@ beforeAll(async () => {
   origin = await startStaticServer(fixtures.root);
   redis = await startRedisServer({ dir: redisDir });
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['channel', 'engine'],
     env: { LOG_LEVEL: 'error', ENGINE_CHANNEL_REFRESH_MS: '500', ENGINE_KVSTORE_URL: redis.url },

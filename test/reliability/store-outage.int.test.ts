@@ -15,7 +15,7 @@ let auth: Record<string, string>;
 let dynamo: DynamoDbSwitch;
 
 beforeAll(async () => {
-  apis = await startApis(OUTAGE_TIMEOUTS);
+  apis = await startApis(OUTAGE_TIMEOUTS, { ownDynamoDb: true });
   auth = await apis.operator('outage', 5);
   dynamo = new DynamoDbSwitch(apis.system.urls.dynamodb!);
   for (const probe of requests) expect((await call(probe)).status).toBeLessThan(300);

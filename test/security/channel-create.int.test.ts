@@ -8,6 +8,7 @@ import { createChannelHandler } from '../../functions/channel/channel-api';
 import { channelConfigFromEnv } from '../../functions/channel/config';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 let system: RunningSystem;
 let deployed: string;
@@ -15,6 +16,7 @@ let local: Gateway;
 
 beforeAll(async () => {
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     env: { ALLOW_PRIVATE_URLS: 'false', TOKEN_LIMIT_PER_IP_PER_HOUR: '1000', LOG_LEVEL: 'silent' },
     services: ['channel'],

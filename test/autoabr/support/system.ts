@@ -4,6 +4,7 @@
  * ten minutes, so the jobs a suite creates stay ACTIVE and QUEUED: no worker runs.
  */
 import { type RunningSystem, startSystem } from '../../../local/system';
+import { sharedDynamoDb } from '../../support/run/shared-dynamodb';
 
 export interface AutoabrSystem {
   system: RunningSystem;
@@ -12,8 +13,13 @@ export interface AutoabrSystem {
   stop(): Promise<void>;
 }
 
-export async function startAutoabr(env: Record<string, string> = {}): Promise<AutoabrSystem> {
+export async function startAutoabr(
+  env: Record<string, string> = {},
+  { ownDynamoDb = false }: { ownDynamoDb?: boolean } = {},
+): Promise<AutoabrSystem> {
   const system = await startSystem({
+    // A suite that stops DynamoDB Local on purpose stops its own, never the run's.
+    sharedDynamoDb: ownDynamoDb ? undefined : sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['autoabr'],
     env: { LOG_LEVEL: 'silent', AUTOABR_DISPATCH_INTERVAL_MS: '600000', ...env },

@@ -6,11 +6,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Redis } from 'ioredis';
-import { localName, tables } from '../../../core/resources';
+import { tables } from '../../../core/resources';
 import type { PlayoutLogStore } from '../../../engine-container/src/playout/log-store';
 import { DynamoDbPlayoutLogStore, LEASE_SEQ } from '../../../engine-container/src/stores/dynamo-log-store';
 import { RedisPlayoutLogStore } from '../../../engine-container/src/stores/redis-log-store';
 import { startLocalCloud } from '../../../local/cloud';
+import { sharedDynamoDb } from '../../support/run/shared-dynamodb';
 import { startRedisServer } from './redis-server';
 
 export interface HaStore {
@@ -39,12 +40,12 @@ export async function startRedisHaStore(): Promise<HaStore> {
 }
 
 export async function startDynamoHaStore(): Promise<HaStore> {
-  const cloud = await startLocalCloud();
+  const cloud = await startLocalCloud({ sharedDynamoDb: sharedDynamoDb() });
   const { AWS_ENDPOINT_URL_DYNAMODB: endpoint, AWS_REGION: region } = cloud.env;
   const ddb = DynamoDBDocumentClient.from(
     new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
   );
-  const table = localName(tables.playoutLog.id);
+  const table = cloud.env[tables.playoutLog.env]!;
   return {
     url: `dynamodb://${table}`,
     env: cloud.env,

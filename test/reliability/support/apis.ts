@@ -5,6 +5,7 @@
  */
 import { issueOperatorToken } from '../../../functions/channel/operator-token';
 import { type RunningSystem, startSystem } from '../../../local/system';
+import { sharedDynamoDb } from '../../support/run/shared-dynamodb';
 
 export interface Apis {
   system: RunningSystem;
@@ -17,8 +18,13 @@ export interface Apis {
   stop(): Promise<void>;
 }
 
-export async function startApis(env: Record<string, string> = {}): Promise<Apis> {
+export async function startApis(
+  env: Record<string, string> = {},
+  { ownDynamoDb = false }: { ownDynamoDb?: boolean } = {},
+): Promise<Apis> {
   const system = await startSystem({
+    // A suite that stops DynamoDB Local on purpose stops its own, never the run's.
+    sharedDynamoDb: ownDynamoDb ? undefined : sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['channel', 'schedule'],
     env: {

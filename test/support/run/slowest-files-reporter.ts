@@ -1,0 +1,50 @@
+/**
+ * Prints the slowest test files at the end of every run, so the next lever on `npm test`'s time is in
+ * plain sight. A file's time is what its worker spent on it: importing it, its hooks and its tests.
+ * Registered in vitest.config.ts beside the default reporter.
+ */
+import { relative } from 'node:path';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+
+export interface FileTime {
+  file: string;
+  ms: number;
+}
+
+/** The `count` slowest files, slowest first. */
+export function slowestFiles(times: readonly FileTime[], count: number): FileTime[] {
+  return [...times].sort((a, b) => b.ms - a.ms).slice(0, count);
+}
+
+/** The lines the reporter prints: a heading, then one file a line with its seconds, aligned. */
+export function formatSlowest(slowest: readonly FileTime[]): string[] {
+  const seconds = slowest.map((t) => (t.ms / 1000).toFixed(1));
+  const width = Math.max(0, ...seconds.map((s) => s.length));
+  return [
+    `Slowest ${slowest.length} test files (seconds in their worker):`,
+    ...slowest.map((t, i) => `  ${seconds[i]!.padStart(width)} s  ${t.file}`),
+  ];
+}
+
+function fileTime(module: TestModule, root: string): FileTime {
+  const d = module.diagnostic();
+  return {
+    file: relative(root, module.moduleId),
+    ms: d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration,
+  };
+}
+
+export default class SlowestFilesReporter implements Reporter {
+  private root = process.cwd();
+  private readonly count = 10;
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root;
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    if (testModules.length === 0) return;
+    const times = testModules.map((m) => fileTime(m, this.root));
+    process.stdout.write(`\n${formatSlowest(slowestFiles(times, this.count)).join('\n')}\n`);
+  }
+}
