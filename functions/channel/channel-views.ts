@@ -1,6 +1,6 @@
 /** What the API shows of a channel: in full after a create, as a playback link in a list. */
 import { z } from 'zod';
-import { channelTypes } from './channel-schema';
+import { channelTypes, prerollDeliveries } from './channel-schema';
 import type { Channel } from './model';
 
 export const playbackUrl = (base: string, name: string) => `${base}/channels/${name}/master.m3u8`;
@@ -20,7 +20,13 @@ export const createViewSchema = z.object({
   name: z.string(),
   type: z.enum(channelTypes),
   url: z.string(),
-  opts: z.object({ preroll: z.object({ url: z.string(), duration: z.string() }).optional() }).optional(),
+  opts: z
+    .object({
+      preroll: z
+        .object({ url: z.string(), duration: z.string(), delivery: z.enum(prerollDeliveries).optional() })
+        .optional(),
+    })
+    .optional(),
   playback: z.string().describe('the master playlist URL'),
 });
 
