@@ -271,6 +271,14 @@ describe('validation', () => {
     ],
     ['a preroll without url', { ...loop('x'), opts: { preroll: { duration: '6000' } } }, 'opts.preroll.url'],
     [
+      'an unknown preroll delivery',
+      {
+        ...loop('x'),
+        opts: { preroll: { url: 'https://x.example/p.m3u8', duration: '1', delivery: 'ssai' } },
+      },
+      'opts.preroll.delivery',
+    ],
+    [
       'a preroll on a WebHook channel',
       {
         name: 'x',
