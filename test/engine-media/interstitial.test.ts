@@ -8,10 +8,10 @@ import { vodDraft } from '../../engine-container/src/playout/drafts';
 import { computeWindow } from '../../engine-container/src/playout/window';
 import { renderMediaPlaylist } from '../../engine-container/src/render/media-playlist';
 import { referenceTrack } from '../../engine-container/src/vod/parsed-vod';
+import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
+import { ladderOf, makeVod, TestLog } from '../engine/helpers/log';
 import { parseMediaPlaylist } from '../support/hls-playlist';
 import { checkPlaylist } from '../support/live-rules';
-import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
-import { ladderOf, makeVod, TestLog } from './helpers/log';
 
 const AD = 'https://ads.test/break/master.m3u8';
 const vod = (uri: string, n: number) => makeVod(uri, [{ bandwidth: 1, segmentsMs: Array(n).fill(2000) }]);
