@@ -35,6 +35,25 @@ function post(path: string, body: unknown, jwt?: string) {
   });
 }
 
+/** A Loop channel of vod-a (20 s) whose 6 s preroll is delivered as an interstitial, on air. */
+async function interstitialChannel(name: string): Promise<{ playback: string; preroll: string }> {
+  const preroll = `${origin.url}/${fixtures.preroll.path}`;
+  const res = await post(
+    '/channel',
+    {
+      name,
+      type: 'Loop',
+      url: `${origin.url}/${fixtures.vodA.path}`,
+      opts: { preroll: { url: preroll, duration: '6000', delivery: 'interstitial' } },
+    },
+    token,
+  );
+  expect(res.status).toBe(201);
+  const playback = ((await res.json()) as { playback: string }).playback;
+  await waitOnAir(playback);
+  return { playback, preroll };
+}
+
 /** Ends the viewing once the channel has played 4 s of its own content after the break. */
 const RESUMED_AND_PLAYING = `(() => {
   const r = window.__report;
@@ -71,20 +90,7 @@ describe(`a channel whose preroll is an HLS interstitial, played by hls.js in Ch
   it.skipIf(noChromium)(
     'starts the interstitial at the next loop, plays the ad from its own playlist and returns to the channel',
     async () => {
-      const preroll = `${origin.url}/${fixtures.preroll.path}`;
-      const res = await post(
-        '/channel',
-        {
-          name: 'browser-interstitial',
-          type: 'Loop',
-          url: `${origin.url}/${fixtures.vodA.path}`,
-          opts: { preroll: { url: preroll, duration: '6000', delivery: 'interstitial' } },
-        },
-        token,
-      );
-      expect(res.status).toBe(201);
-      const playback = ((await res.json()) as { playback: string }).playback;
-      await waitOnAir(playback);
+      const { playback, preroll } = await interstitialChannel('browser-interstitial');
 
       // vod-a loops every 20 s: a break starts within 20 s of joining, the ad lasts 6 s.
       const play = await playInBrowser(playback, { seconds: 50, until: RESUMED_AND_PLAYING });
@@ -132,6 +138,41 @@ describe(`a channel whose preroll is an HLS interstitial, played by hls.js in Ch
         `break at ${started!.currentTime.toFixed(2)} s of the channel's timeline, resumed at ${back.currentTime.toFixed(2)} s; ` +
           `${adSegments.length} ad segments fetched by the asset player, ${after.length} channel fragments after it`,
       );
+    },
+    120_000,
+  );
+
+  it.skipIf(noChromium)(
+    'plays the channel across a loop without the ad in a player that does not play interstitials',
+    async () => {
+      const { playback } = await interstitialChannel('browser-no-interstitials');
+      const adRequests = () => origin.requests().filter((r) => r.path.startsWith('/preroll/')).length;
+      const before = adRequests();
+
+      // Ends 2 s of media after playback entered the next pass of the VOD (a discontinuity crossed).
+      const play = await playInBrowser(playback, {
+        seconds: 40,
+        hlsConfig: { enableInterstitialPlayback: false },
+        until: `(() => {
+          const f = window.__report.frags;
+          const i = f.findIndex((x, n) => n > 0 && x.cc !== f[n - 1].cc);
+          const last = window.__report.samples[window.__report.samples.length - 1];
+          return i > 0 && !!last && last.currentTime >= (f[i].start ?? 0) + 2;
+        })()`,
+      });
+      console.info(
+        `without interstitial playback: ${play.playedSeconds.toFixed(1)} s played in ${play.wallSeconds.toFixed(1)} s, ` +
+          `discontinuities ${play.discontinuitiesCrossed}, stalls ${play.stalls}`,
+      );
+      expect(play.started, context(play)).toBe(true);
+      expect(play.fatalErrors, context(play)).toEqual([]);
+      expect(play.discontinuitiesCrossed, context(play)).toBeGreaterThanOrEqual(1);
+      expect(play.raw.interstitials.filter((e) => e.type === 'started')).toEqual([]);
+      expect(
+        play.raw.frags.every((f) => f.url.includes('/vod-a/')),
+        context(play),
+      ).toBe(true);
+      expect(adRequests()).toBe(before);
     },
     120_000,
   );
