@@ -37,6 +37,36 @@ describe('rendering an interstitial ad', () => {
     expect(checkPlaylist(parseMediaPlaylist(text))).toEqual([]);
   });
 
+  it('writes the same date range, on the segment dated as it says, in video, audio and subtitle playlists', () => {
+    const ladder = ladderOf([1], {
+      audio: [{ groupId: 'aud', language: 'en', name: 'en', default: 1 }],
+      subtitles: [{ language: 'en', name: 'en', default: 1 }],
+    });
+    const log = TestLog.withLadder(ladder, 3);
+    const av = (uri: string) =>
+      makeVod(
+        uri,
+        [{ bandwidth: 1, segmentsMs: Array(6).fill(2000) }],
+        [{ language: 'en', segmentsMs: [3000, 3000, 3000, 3000] }],
+        [{ language: 'en', segmentsMs: [4000, 4000, 4000] }],
+      );
+    log.play(av('https://o.test/a/m.m3u8'));
+    const show = av('https://o.test/show/m.m3u8');
+    const draft = vodDraft(referenceTrack(show), { kind: 'vod', id: 'show', title: 'show', uri: show.uri });
+    const item = log.appendDraft(show, { ...draft, interstitial: { uri: AD } });
+    expect(log.keys).toHaveLength(3);
+    const texts = log.keys.map((key) =>
+      renderMediaPlaylist(computeWindow(log.items, log.resolve, key, log.t0 + 24_000, 60_000)),
+    );
+    const start = new Date(item.startMs).toISOString();
+    for (const text of texts) {
+      const ranges = dateRanges(text);
+      expect(ranges).toEqual(dateRanges(texts[0]!));
+      expect(ranges).toHaveLength(1);
+      expect(text).toContain(`#EXT-X-PROGRAM-DATE-TIME:${start}\n${ranges[0]}\n`);
+    }
+  });
+
   it('leaves X-PLAYOUT-LIMIT out when the whole ad plays, and strips quotes from the asset URI', () => {
     const log = TestLog.withLadder(ladderOf([1]), 2);
     const show = vod('https://o.test/show/m.m3u8', 2);
