@@ -15,22 +15,24 @@ import { MIXED_CONTENT_TARGET_DURATION_S } from '../../core/target-duration';
 import type { Channel as StoredChannel } from '../../functions/channel/model';
 import type { ChannelStore } from '../../functions/channel/stores/channel-store';
 import { HEALTHY, type OutageState, recordFailure } from '../src/channel/outage/outage';
-import type { Channel, IChannelManager, ScheduleEvent } from '../src/types';
+import type { Channel, IChannelManager, Preroll, ScheduleEvent } from '../src/types';
 
 export interface OnairChannelOptions {
   [key: string]: unknown;
   type: 'Loop' | 'WebHook';
   url: string;
   tenant: string;
-  preroll?: { uri: string; durationMs: number };
+  preroll?: Preroll;
   /** Live events of the channel (POST /channel/{id}/events), for the stream switch manager. */
   events?: StoredChannel['events'];
 }
 
 export const toEngineChannel = (c: StoredChannel): Channel => {
   const options: OnairChannelOptions = { type: c.type, url: c.url, tenant: c.tenant };
-  if (c.opts?.preroll)
-    options.preroll = { uri: c.opts.preroll.url, durationMs: Number(c.opts.preroll.duration) };
+  if (c.opts?.preroll) {
+    const { url, duration, delivery } = c.opts.preroll;
+    options.preroll = { uri: url, durationMs: Number(duration), ...(delivery ? { delivery } : {}) };
+  }
   if (c.events) options.events = c.events;
   // A WebHook channel's VODs are whatever its webhook answers: unless it says, room for most catalogues.
   // A Loop channel's content is known (its VOD, preroll and slate): its target duration follows it.

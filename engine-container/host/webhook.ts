@@ -1,7 +1,7 @@
 /**
  * The WebHook channel contract (engine-container/README.md, "WebHook channels"): the engine calls
  *   GET <url>?channelId=<name>
- * and expects 200 with JSON { id, title, hlsUrl, prerollUrl?, prerollDurationMs?, desiredOffsetMs?,
+ * and expects 200 with JSON { id, title, hlsUrl, prerollUrl?, prerollDurationMs?, prerollDelivery?, desiredOffsetMs?,
  * desiredDurationMs?, type?: 'gap', audioTracks?, subtitleTracks?, closedCaptions?, profile? }. A timeout, a non-200, a body over 64 KiB, a refused address
  * (the host's guarded fetch) or a body that does not match → the engine plays its slate, logs why,
  * and its public event stream shows only the error's code.
@@ -21,6 +21,7 @@ export const webhookAnswerSchema = z
     hlsUrl: httpUrl.optional(),
     prerollUrl: httpUrl.optional(),
     prerollDurationMs: ms.optional(),
+    prerollDelivery: z.enum(['spliced', 'interstitial']).optional(),
     desiredOffsetMs: ms.optional(),
     desiredDurationMs: ms.optional(),
     type: z.literal('gap').optional(),
@@ -74,7 +75,13 @@ export function toVodResponse(answer: WebhookAnswer): VodResponse {
     ...(answer.desiredDurationMs !== undefined ? { desiredDuration: answer.desiredDurationMs } : {}),
     ...(answer.type ? { type: answer.type } : {}),
     ...(answer.prerollUrl
-      ? { preroll: { uri: answer.prerollUrl, durationMs: answer.prerollDurationMs } }
+      ? {
+          preroll: {
+            uri: answer.prerollUrl,
+            durationMs: answer.prerollDurationMs,
+            ...(answer.prerollDelivery ? { delivery: answer.prerollDelivery } : {}),
+          },
+        }
       : {}),
   };
 }

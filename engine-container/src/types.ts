@@ -20,6 +20,12 @@ export interface Preroll {
   uri: string;
   /** Truncates the preroll (rounded up to whole segments); default: the whole preroll VOD. */
   durationMs?: number;
+  /**
+   * 'spliced' (default): its segments play in the channel's stream, between ad markers.
+   * 'interstitial': the stream carries only an HLS interstitial (render/interstitial.ts) that a player
+   * which supports them plays from the preroll's own playlist; others play the content alone.
+   */
+  delivery?: 'spliced' | 'interstitial';
 }
 
 export interface VodResponse {

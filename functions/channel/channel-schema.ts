@@ -7,6 +7,7 @@
  *   name that resolves to one is refused when the engine fetches it: docs/security.md).
  * - opts.preroll.duration: numeric text, whole milliseconds, 1..600000 (10 minutes). Loop channels only:
  *   a WebHook's answer carries its own preroll.
+ * - opts.preroll.delivery: 'spliced' (default) or 'interstitial' (an HLS interstitial: docs/ad-insertion.md).
  * - opts.audioTracks, subtitleTracks, closedCaptions, profile, slate: the channel's media shape
  *   (core/media-shape.ts, shared with the schedule service and WebHook answers; docs/media.md).
  */
@@ -17,6 +18,9 @@ import { httpUrl, isoInstant, plainText } from '../../core/validation';
 
 export const CHANNEL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const MAX_PREROLL_MS = 600_000;
+/** How a preroll reaches the viewer: in the stream, or as an HLS interstitial the player fetches. */
+export const prerollDeliveries = ['spliced', 'interstitial'] as const;
+export type PrerollDelivery = (typeof prerollDeliveries)[number];
 
 export const channelTypes = ['Loop', 'WebHook'] as const;
 export type ChannelType = (typeof channelTypes)[number];
@@ -28,6 +32,10 @@ const preroll = z
       .string()
       .regex(/^\d+$/, 'must be numeric text (milliseconds)')
       .refine((d) => Number(d) >= 1 && Number(d) <= MAX_PREROLL_MS, `must be 1..${MAX_PREROLL_MS} ms`),
+    delivery: z
+      .enum(prerollDeliveries)
+      .optional()
+      .describe('spliced (default): in the stream; interstitial: an HLS interstitial the player fetches'),
   })
   .strict();
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { type StatusFields, statusFieldsSchema, statusView } from '../../core/channel-status/status';
 import type { StatusReader } from '../../core/channel-status/status-store';
-import { channelTypes } from './channel-schema';
+import { channelTypes, prerollDeliveries } from './channel-schema';
 import type { Channel } from './model';
 
 export const playbackUrl = (base: string, name: string) => `${base}/channels/${name}/master.m3u8`;
@@ -38,7 +38,11 @@ export const createViewSchema = z.object({
   type: z.enum(channelTypes),
   url: z.string(),
   opts: z
-    .object({ preroll: z.object({ url: z.string(), duration: z.string() }).optional() })
+    .object({
+      preroll: z
+        .object({ url: z.string(), duration: z.string(), delivery: z.enum(prerollDeliveries).optional() })
+        .optional(),
+    })
     .passthrough()
     .optional(),
   playback: z.string().describe('the master playlist URL'),

@@ -1,6 +1,6 @@
 /** A channel as the channel service stores it; the engine fleet reads the same records. */
 import type { MediaShape } from '../../core/media-shape';
-import type { ChannelType } from './channel-schema';
+import type { ChannelType, PrerollDelivery } from './channel-schema';
 
 export interface Channel {
   /** `<prefix>-<name>` (channel-id.ts), derived from tenant and name. */
@@ -11,7 +11,7 @@ export interface Channel {
   type: ChannelType;
   url: string;
   /** The create request's opts as given: a preroll and the media shape (core/media-shape.ts). */
-  opts?: { preroll?: { url: string; duration: string } } & MediaShape;
+  opts?: { preroll?: { url: string; duration: string; delivery?: PrerollDelivery } } & MediaShape;
   /** Milliseconds since the epoch. */
   createdAt: number;
   /** Live events (POST /channel/{id}/events): the engine switches the channel to each url in time. */

@@ -3,61 +3,13 @@
  * behind the local gateway, driven over HTTP exactly as a user would.
  */
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileKeyStore } from '../../core/auth/signing-key';
-import { TokenService } from '../../core/auth/tokens';
 import { createChannelHandler } from '../../functions/channel/channel-api';
 import { channelConfigFromEnv } from '../../functions/channel/config';
-import { issueOperatorToken } from '../../functions/channel/operator-token';
 import { type Gateway, startGateway } from '../../local/gateway';
-import { type RunningSystem, startSystem } from '../../local/system';
-import { sharedDynamoDb } from '../support/run/shared-dynamodb';
+import { useChannelApi } from './support/channel-api-system';
 
-let system: RunningSystem;
-let api: string;
-let prod: Gateway;
-
-beforeAll(async () => {
-  system = await startSystem({
-    sharedDynamoDb: sharedDynamoDb(),
-    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
-    env: { TOKEN_LIMIT_PER_EMAIL_PER_DAY: '2', TOKEN_LIMIT_PER_IP_PER_HOUR: '1000', LOG_LEVEL: 'silent' },
-    services: ['channel'],
-  });
-  api = system.urls.channel!;
-  // A production deployment of the same handler, sharing the key and the tables.
-  prod = await startGateway(
-    'channel-prod',
-    createChannelHandler({ ...channelConfigFromEnv(), stage: 'prod' }),
-    0,
-  );
-});
-
-afterAll(async () => {
-  await prod?.close();
-  await system?.stop();
-});
-
-let emailCounter = 0;
-async function trialToken(): Promise<{ token: string; tenant: string }> {
-  const res = await post('/token', { company: 'Acme', email: `dev${++emailCounter}@acme.test` });
-  expect(res.status).toBe(201);
-  return res.json() as Promise<{ token: string; tenant: string }>;
-}
-
-function post(path: string, body: unknown, token?: string, base = api) {
-  return fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { 'x-jwt': `Bearer ${token}` } : {}) },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
-const get = (path: string, token: string, base = api) =>
-  fetch(`${base}${path}`, { headers: { 'x-jwt': `Bearer ${token}` } });
-const del = (path: string, token: string) =>
-  fetch(`${api}${path}`, { method: 'DELETE', headers: { 'x-jwt': `Bearer ${token}` } });
-const loop = (name: string) => ({ name, type: 'Loop', url: 'https://vod.example.com/a/master.m3u8' });
+const { ctx, post, get, del, loop, trialToken } = useChannelApi();
 
 describe('tokens', () => {
   it('issues a trial token with its expiry, tenant and limit', async () => {
@@ -86,12 +38,12 @@ describe('tokens', () => {
   });
 
   it('has no /token in production', async () => {
-    const res = await post('/token', { company: 'Acme', email: 'p@acme.test' }, undefined, prod.url);
+    const res = await post('/token', { company: 'Acme', email: 'p@acme.test' }, undefined, ctx.prod.url);
     expect(res.status).toBe(404);
   });
 
   it('publishes the public current and next signing keys', async () => {
-    const res = await fetch(`${api}/.well-known/jwks.json`);
+    const res = await fetch(`${ctx.api}/.well-known/jwks.json`);
     const jwks = (await res.json()) as { keys: Record<string, unknown>[] };
     expect(jwks.keys).toHaveLength(2);
     for (const key of jwks.keys) {
@@ -110,7 +62,7 @@ describe('channels', () => {
       token,
     );
     expect(created.status).toBe(201);
-    const playback = `${system.env.PLAYBACK_BASE_URL}/channels/news/master.m3u8`;
+    const playback = `${ctx.system.env.PLAYBACK_BASE_URL}/channels/news/master.m3u8`;
     expect(await created.json()).toEqual({
       id: `${tenant}-news`,
       name: 'news',
@@ -201,7 +153,7 @@ describe('channels', () => {
     for (let i = 0; i < 10 && seen.filter((e) => e.channelId === `${tenant}-ev-${tenant}`).length < 2; i++) {
       const res = await sqs.send(
         new ReceiveMessageCommand({
-          QueueUrl: system.env.QUEUE_CHANNEL_EVENTS,
+          QueueUrl: ctx.system.env.QUEUE_CHANNEL_EVENTS,
           MaxNumberOfMessages: 10,
           WaitTimeSeconds: 1,
         }),
@@ -283,6 +235,14 @@ describe('validation', () => {
     ],
     ['a preroll without url', { ...loop('x'), opts: { preroll: { duration: '6000' } } }, 'opts.preroll.url'],
     [
+      'an unknown preroll delivery',
+      {
+        ...loop('x'),
+        opts: { preroll: { url: 'https://x.example/p.m3u8', duration: '1', delivery: 'ssai' } },
+      },
+      'opts.preroll.delivery',
+    ],
+    [
       'a preroll on a WebHook channel',
       {
         name: 'x',
@@ -307,91 +267,5 @@ describe('validation', () => {
     );
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ code: 'payload_too_large' });
-  });
-});
-
-describe('authentication', () => {
-  const claims = { env: 'test', plan: 'trial', maxChannels: 3 };
-  async function signWith(key: Parameters<SignJWT['sign']>[0], alg: string, exp: number) {
-    return new SignJWT(claims)
-      .setProtectedHeader({ alg })
-      .setIssuer('onair')
-      .setAudience('onair-channel-api')
-      .setSubject('tforged')
-      .setIssuedAt()
-      .setExpirationTime(exp)
-      .sign(key);
-  }
-
-  it('refuses a request without a token', async () => {
-    const res = await fetch(`${api}/channel`);
-    expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ code: 'unauthorized' });
-  });
-
-  it('refuses a token signed with another key', async () => {
-    const { privateKey } = await generateKeyPair('ES256');
-    const token = await signWith(privateKey, 'ES256', Math.floor(Date.now() / 1000) + 600);
-    expect((await get('/channel', token)).status).toBe(401);
-  });
-
-  it('refuses an unsigned token (alg none)', async () => {
-    const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
-    const payload = base64url.encode(
-      JSON.stringify({
-        ...claims,
-        iss: 'onair',
-        aud: 'onair-channel-api',
-        sub: 'tforged',
-        exp: Math.floor(Date.now() / 1000) + 600,
-      }),
-    );
-    expect((await get('/channel', `${header}.${payload}.`)).status).toBe(401);
-  });
-
-  it('refuses a forged token (a valid token with its payload edited)', async () => {
-    const { token } = await trialToken();
-    const [h, p, s] = token.split('.');
-    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
-    const forged = base64url.encode(JSON.stringify({ ...payload, maxChannels: 1000 }));
-    expect((await get('/channel', `${h}.${forged}.${s}`)).status).toBe(401);
-  });
-
-  it('refuses an expired token', async () => {
-    const tokens = await TokenService.fromKeys((await new FileKeyStore(system.env.JWT_KEY_FILE!).read())!);
-    const { token } = await tokens.issue(
-      { tenant: 'expiry', env: 'test', plan: 'trial', maxChannels: 3 },
-      -60,
-    );
-    const res = await get('/channel', token);
-    expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ message: 'token expired' });
-  });
-
-  it('refuses a token signed with another algorithm (HS256)', async () => {
-    const token = await signWith(
-      new TextEncoder().encode('x'.repeat(32)),
-      'HS256',
-      Math.floor(Date.now() / 1000) + 600,
-    );
-    expect((await get('/channel', token)).status).toBe(401);
-  });
-
-  it('accepts an operator token in production and refuses a trial token there', async () => {
-    const operator = await issueOperatorToken({ tenant: 'acme', maxChannels: 50, env: 'prod', days: 30 });
-    const created = await post('/channel', loop('acme-prod-news'), operator.token, prod.url);
-    expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ id: 'acme-acme-prod-news' });
-    const { token } = await trialToken();
-    const refused = await get('/channel', token, prod.url);
-    expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ code: 'trial_not_allowed' });
-  });
-
-  it('refuses a production operator token in the test environment', async () => {
-    const operator = await issueOperatorToken({ tenant: 'acme', maxChannels: 50, env: 'prod', days: 30 });
-    const res = await get('/channel', operator.token);
-    expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ code: 'wrong_environment' });
   });
 });

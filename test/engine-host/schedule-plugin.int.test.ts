@@ -65,6 +65,8 @@ describe('schedule engine plugin', () => {
     expect(await channelManager.getChannels()).toContainEqual({
       id: playbackChannelId(tenant, 'plugin-list'),
       name: 'Title plugin-list',
+      // Unset on the channel: room for whatever its entries will hold (docs/media.md).
+      targetDuration: 10,
     });
   });
 
@@ -191,7 +193,7 @@ describe('schedule engine plugin', () => {
     const id = playbackChannelId(tenant, 'plugin-media');
     const channel = (await channelManager.getChannels()).find((c) => c.id === id);
     // Every field, the channel's own slate over the plug-in's.
-    expect(channel).toEqual({ id, name: 'Media', ...shape });
+    expect(channel).toEqual({ id, name: 'Media', targetDuration: 10, ...shape });
   });
 
   it("answers a channel's first VOD entry ahead as its upcoming content, and nothing before it has one", async () => {

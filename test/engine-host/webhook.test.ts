@@ -60,6 +60,17 @@ describe('the WebHook call', () => {
     expect(seen.at(-1)).toBe('?channelId=news');
   });
 
+  it('passes a preroll delivered as an HLS interstitial on to the engine', async () => {
+    answer('/interstitial', {
+      id: 'ep-2',
+      hlsUrl: 'https://cdn.example.com/ep2/master.m3u8',
+      prerollUrl: 'https://ads.example.com/p/master.m3u8',
+      prerollDelivery: 'interstitial',
+    });
+    const vod = await callWebhook(`${base}/interstitial`, 'news', options);
+    expect(vod.preroll).toEqual({ uri: 'https://ads.example.com/p/master.m3u8', delivery: 'interstitial' });
+  });
+
   it('accepts a gap with a duration and no VOD', async () => {
     answer('/gap', { id: 'g', type: 'gap', desiredDurationMs: 8000 });
     expect(await callWebhook(`${base}/gap`, 'news', options)).toEqual({

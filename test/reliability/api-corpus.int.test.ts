@@ -105,8 +105,8 @@ describe('path ids', () => {
     },
   );
 
-  it('refuses a channel id of the old <tenant>-<name> form, naming id', async () => {
-    await expectRefused({ api: 'channel', method: 'DELETE', path: '/channel/corpus-news', field: 'id' });
+  it('refuses a channel id with no prefix, naming id', async () => {
+    await expectRefused({ api: 'channel', method: 'DELETE', path: '/channel/news', field: 'id' });
   });
 });
 

@@ -18,6 +18,7 @@ describe('summarizePlayback', () => {
     audioFrags: [],
     cues: [],
     subtitleFrags: [],
+    interstitials: [],
     ...over,
   });
   const frag = (atMs: number, cc: number) => ({ atMs, sn: atMs, cc, level: 0, url: `http://x/${atMs}.ts` });

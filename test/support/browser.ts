@@ -101,6 +101,19 @@ export interface RawBrowserReport {
   cues: { atMs: number; lang: string; text: string; currentTime: number }[];
   /** WebVTT fragments hls.js processed (SUBTITLE_FRAG_PROCESSED). */
   subtitleFrags: { atMs: number; success: boolean; url: string | null }[];
+  /** hls.js's interstitial events (started, assetStarted, assetEnded, ended, primaryResumed...). */
+  interstitials: InterstitialRecord[];
+}
+
+export interface InterstitialRecord {
+  atMs: number;
+  /** updated, started, assetStarted, assetEnded, assetError, ended, primaryResumed. */
+  type: string;
+  /** The EXT-X-DATERANGE ID (for 'updated': all the IDs hls.js knows, space-separated). */
+  id: string | null;
+  assetUri: string | null;
+  currentTime: number;
+  error: string | null;
 }
 
 export interface BrowserPlayback {
@@ -233,6 +246,8 @@ export interface PlayInBrowserOptions {
   audioSwitch?: { lang: string; atSec: number };
   /** Show the subtitle track of this language (its cues are recorded). */
   subtitleLang?: string;
+  /** A page expression (over window.__report) that ends playback early once true. */
+  until?: string;
 }
 
 export class BrowserUnsupportedError extends Error {
@@ -241,7 +256,7 @@ export class BrowserUnsupportedError extends Error {
 
 /**
  * Opens the URL in a fresh headless Chromium, plays it for `seconds` after it starts (or gives up on a
- * fatal error or the start timeout) and returns the verdict. Throws BrowserUnsupportedError when the
+ * fatal error or the start timeout, or stops once `until` holds) and returns the verdict. Throws BrowserUnsupportedError when the
  * browser cannot decode H.264/AAC through MediaSource, since no assertion would mean anything then.
  */
 export async function playInBrowser(url: string, options: PlayInBrowserOptions): Promise<BrowserPlayback> {
@@ -283,7 +298,8 @@ export async function playInBrowser(url: string, options: PlayInBrowserOptions):
     await waitFor(`window.__report.firstPlayingAtMs !== null || ${fatal}`, options.startTimeoutMs ?? 30_000);
     const playing = await page.evaluate(`window.__report.firstPlayingAtMs !== null && !(${fatal})`);
     // hls.js gives up after a fatal error: nothing more to watch.
-    if (playing) await waitFor(fatal, options.seconds * 1000);
+    if (playing)
+      await waitFor(options.until ? `${fatal} || (${options.until})` : fatal, options.seconds * 1000);
 
     const raw = (await page.evaluate('window.__finish()')) as RawBrowserReport;
     raw.pageErrors.push(...pageErrors);

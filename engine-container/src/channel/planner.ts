@@ -1,7 +1,8 @@
 /**
  * Decides what a channel plays next: asks the asset manager (with a deadline), loads the VOD (shared
  * cache), adds a preroll when asked, and on any failure falls back to the slate (or, without a
- * loadable slate, the synthetic gap) and reports the error. It never throws: the stream never stops.
+ * loadable slate, the synthetic gap) and reports the error. A preroll delivered as an interstitial
+ * is no item: the VOD's item names it (render/interstitial.ts). It never throws: the stream never stops.
  */
 import type { Logger } from '../../../core/logger';
 import { withTimeout } from '../../../core/timeout';
@@ -9,8 +10,16 @@ import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import type { Metrics } from '../metrics';
 import { loopDraft, type VodPlan, vodDraft } from '../playout/drafts';
-import type { ItemDraft, ResumePoint } from '../playout/item';
-import type { Channel, ChannelMedia, IAssetManager, ScheduleEvent, VodRequest, VodResponse } from '../types';
+import type { InterstitialAd, ItemDraft, ResumePoint } from '../playout/item';
+import type {
+  Channel,
+  ChannelMedia,
+  IAssetManager,
+  Preroll,
+  ScheduleEvent,
+  VodRequest,
+  VodResponse,
+} from '../types';
 import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
 import { gapUri } from '../vod/synthetic-gap';
 import type { VodCache } from '../vod/vod-cache';
@@ -62,6 +71,11 @@ export class AssetError extends Error {
 export function fitsTargetDuration(vod: ParsedVod, targetDurationS: number | undefined): boolean {
   return targetDurationS === undefined || Math.round(vod.maxSegmentMs / 1000) <= targetDurationS;
 }
+
+const interstitialAd = ({ uri, durationMs }: Preroll): InterstitialAd => ({
+  uri,
+  ...(durationMs ? { durationMs } : {}),
+});
 
 export class Planner {
   constructor(private readonly deps: PlannerDeps) {}
@@ -152,7 +166,10 @@ export class Planner {
         );
       if (!response.uri) throw new AssetError(`VodResponse ${response.id ?? '(no id)'} has no uri`);
       const vod = await this.loadFitting(response.uri, ctx);
-      const preroll = await this.preroll(ctx, response);
+      const ad = response.preroll ?? ctx.channel.options?.preroll;
+      // An interstitial preroll is the player's to fetch: no item of its own, nothing to load here.
+      const interstitial = ad?.delivery === 'interstitial' && ad.uri ? interstitialAd(ad) : undefined;
+      const preroll = interstitial ? undefined : await this.preroll(ctx, ad);
       const plan: VodPlan = {
         kind: 'vod',
         id: String(response.id ?? response.uri),
@@ -170,6 +187,7 @@ export class Planner {
       // Cut short for a coming event: what it would have played, resumed after a LIVE one.
       const full = vodDraft(referenceTrack(vod), { ...plan, desiredDurationMs: response.desiredDuration });
       if (full.durationMs > draft.durationMs) draft.fullDurationMs = full.durationMs;
+      if (interstitial) draft.interstitial = interstitial;
       return [...(preroll ? [preroll] : []), { draft, vod, ...(media ? { media } : {}) }];
     } catch (err) {
       this.report(ctx.channel, err, response);
@@ -204,8 +222,7 @@ export class Planner {
     return Math.max(1, Math.min(desired ?? Number.POSITIVE_INFINITY, room));
   }
 
-  private async preroll(ctx: PlanContext, response: VodResponse): Promise<PlannedItem | undefined> {
-    const preroll = response.preroll ?? ctx.channel.options?.preroll;
+  private async preroll(ctx: PlanContext, preroll: Preroll | undefined): Promise<PlannedItem | undefined> {
     if (!preroll?.uri) return undefined;
     try {
       const vod = await this.loadFitting(preroll.uri, ctx);

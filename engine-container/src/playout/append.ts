@@ -111,5 +111,6 @@ export function buildItem(
   if (draft.continues) item.continues = 1;
   if (draft.resumes) item.resumes = draft.resumes;
   if (draft.fullDurationMs !== undefined) item.fullDurationMs = draft.fullDurationMs;
+  if (draft.interstitial) item.interstitial = draft.interstitial;
   return item;
 }

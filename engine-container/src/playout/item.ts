@@ -73,6 +73,16 @@ export interface PlayoutItem {
   fullDurationMs?: number;
   /** A LIVE event's items: what the event cut into, resumed after it (channel/resume-after-live.ts). */
   resumes?: ResumePoint[];
+  /** An ad played before this item as an HLS interstitial (render/interstitial.ts), not spliced in. */
+  interstitial?: InterstitialAd;
+}
+
+/** An ad a player fetches itself: its playlist, played at the item's start; the content waits for it. */
+export interface InterstitialAd {
+  /** The ad's master or media playlist (X-ASSET-URI). */
+  uri: string;
+  /** Stops the ad after this many ms (X-PLAYOUT-LIMIT); absent: all of it. */
+  durationMs?: number;
 }
 
 /** An item a LIVE event cut into, from where it was cut: played again after the event. */
@@ -94,7 +104,14 @@ export type ItemDraft = Pick<
   Partial<
     Pick<
       PlayoutItem,
-      'timedMetadata' | 'eventId' | 'reason' | 'live' | 'continues' | 'resumes' | 'fullDurationMs'
+      | 'timedMetadata'
+      | 'eventId'
+      | 'reason'
+      | 'live'
+      | 'continues'
+      | 'resumes'
+      | 'fullDurationMs'
+      | 'interstitial'
     >
   >;
 

@@ -1,12 +1,14 @@
 /**
  * Tags that decorate a segment because of the item it belongs to: ad markers around prerolls
  * (CUE-OUT / CUE-OUT-CONT / CUE-IN plus EXT-X-DATERANGE with SCTE35-OUT / SCTE35-IN) and the
- * item's timedMetadata as an EXT-X-DATERANGE on its first segment.
+ * item's timedMetadata and the interstitial ad played before it (interstitial.ts) as EXT-X-DATERANGEs
+ * on its first segment.
  */
 import { quotedSafe } from '../hls/attributes';
 import type { PlayoutItem } from '../playout/item';
 import type { WindowSegment } from '../playout/window';
 import { isoDate } from '../util/iso-date';
+import { interstitialDateRange } from './interstitial';
 import { liveCueTags } from './live-cue-tags';
 import { scte35SpliceInsert } from './scte35';
 
@@ -76,6 +78,8 @@ export function segmentDecorations(s: WindowSegment): string[] {
   if (s.position === 0) {
     const daterange = timedMetadataDateRange(item);
     if (daterange) out.push(daterange);
+    const interstitial = interstitialDateRange(item);
+    if (interstitial) out.push(interstitial);
   }
   out.push(...liveCueTags(s));
   return out;

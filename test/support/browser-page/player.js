@@ -27,6 +27,7 @@
     audioFrags: [],
     cues: [],
     subtitleFrags: [],
+    interstitials: [],
   };
   window.__report = report;
 
@@ -74,6 +75,29 @@
       reason: data.reason ?? data.error?.message ?? null,
     });
   });
+  // HLS interstitials (EXT-X-DATERANGE CLASS="com.apple.hls.interstitial"): every step hls.js takes.
+  const interstitialEvents = {
+    INTERSTITIALS_UPDATED: 'updated',
+    INTERSTITIAL_STARTED: 'started',
+    INTERSTITIAL_ASSET_STARTED: 'assetStarted',
+    INTERSTITIAL_ASSET_ENDED: 'assetEnded',
+    INTERSTITIAL_ASSET_ERROR: 'assetError',
+    INTERSTITIAL_ENDED: 'ended',
+    INTERSTITIALS_PRIMARY_RESUMED: 'primaryResumed',
+  };
+  for (const [name, type] of Object.entries(interstitialEvents)) {
+    if (!Hls.Events[name]) continue;
+    hls.on(Hls.Events[name], (_event, data) => {
+      report.interstitials.push({
+        atMs: at(),
+        type,
+        id: data.event?.identifier ?? data.events?.map((e) => e.identifier).join(' ') ?? null,
+        assetUri: data.asset?.uri ?? data.event?.assetUrl ?? null,
+        currentTime: video.currentTime,
+        error: data.error?.message ?? null,
+      });
+    });
+  }
   hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => report.levels.push({ atMs: at(), level: data.level }));
   hls.on(Hls.Events.FRAG_CHANGED, (_event, data) => {
     const f = data.frag;
