@@ -5,7 +5,7 @@ import { TokenService } from '../../core/auth/tokens';
 import { issueOperatorToken } from '../../functions/channel/operator-token';
 import { useChannelApi } from './support/channel-api-system';
 
-const { ctx, post, get, del, loop, trialToken } = useChannelApi();
+const { ctx, post, get, loop, trialToken } = useChannelApi();
 
 describe('authentication', () => {
   const claims = { env: 'test', plan: 'trial', maxChannels: 3 };
