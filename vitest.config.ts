@@ -5,7 +5,7 @@
  * `npm test` runs both (after lint and typecheck).
  */
 import { configDefaults, defineConfig } from 'vitest/config';
-import LongestFirstSequencer from './test/support/run/longest-first-sequencer';
+import LongestFirstSequencer from './test/support/run/longest-first-sequencer.ts';
 
 const integration = ['test/**/*.int.test.ts'];
 
