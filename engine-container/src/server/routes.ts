@@ -49,24 +49,20 @@ async function channelRoute(
   rest: string,
 ) {
   const runtime = channelFor(ctx, id, rest === 'master.m3u8');
-  const ttl = ctx.config.cacheTTL;
   if (rest === 'master.m3u8') {
     const filter = url.searchParams.get('filter') ?? undefined;
-    return sendPlaylist(req, res, await runtime.playlists.master(filter), ttl);
+    return sendPlaylist(req, res, await runtime.playlists.master(filter), ctx.config.cacheTTL);
   }
+  const media = (key: string) =>
+    runtime.playlists
+      .mediaPlaylist(key)
+      .then((body) => sendPlaylist(req, res, body, runtime.playlists.mediaMaxAgeS()));
   let m = rest.match(/^(\d+)\.m3u8$/);
-  if (m) return sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(`v${Number(m[1])}`), ttl);
+  if (m) return media(`v${Number(m[1])}`);
   m = rest.match(/^audio\/([^/]+)\/([^/]+)\.m3u8$/);
-  if (m)
-    return sendPlaylist(
-      req,
-      res,
-      await runtime.playlists.mediaPlaylist(`a:${decodeSegment(m[1]!)}:${decodeSegment(m[2]!)}`),
-      ttl,
-    );
+  if (m) return media(`a:${decodeSegment(m[1]!)}:${decodeSegment(m[2]!)}`);
   m = rest.match(/^subs\/([^/]+)\.m3u8$/);
-  if (m)
-    return sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(`s:${decodeSegment(m[1]!)}`), ttl);
+  if (m) return media(`s:${decodeSegment(m[1]!)}`);
   throw notFound(`no playlist ${rest} on channel ${id}`);
 }
 
