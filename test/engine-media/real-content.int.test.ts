@@ -15,6 +15,7 @@ import { parseMasterPlaylist, parseMediaPlaylist } from '../support/hls-playlist
 import { waitOnAir } from '../support/on-air';
 import { describeStalls, isPlayersHaltNote } from '../support/stall-kinds';
 import { type StaticServer, startStaticServer } from '../support/static-server';
+import { seamStarts } from './support/av-starts';
 import { itemStarts, mediaTimePerItem } from './support/items';
 
 let system: RunningSystem;
@@ -213,4 +214,24 @@ describe('every rendition of a channel alternating TS and CMAF', () => {
     for (const s of starts)
       expect(Math.abs(s.audioSec - s.videoSec), JSON.stringify(s)).toBeLessThanOrEqual(0.04);
   }, 90_000);
+
+  it('starts audio and video within 40 ms of each other at every seam, TS to CMAF and back, in both languages', async () => {
+    const master = await renditionsOf(mixed);
+    const video = new URL(master.variants[0]!.uri, mixed).toString();
+    const audio = master.renditions
+      .filter((r) => r.type === 'AUDIO')
+      .map((r) => new URL(r.uri!, mixed).toString());
+    expect(audio).toHaveLength(2);
+    for (const url of audio) {
+      const seams = await seamStarts(video, url);
+      const containers = new Set(seams.map((s) => s.uri.split('?')[0]!.split('.').at(-1)));
+      expect([...containers].sort(), JSON.stringify(seams)).toEqual(['m4s', 'ts']);
+      const apart = seams.map((s) => ({
+        ...s,
+        apartMs: Math.round(Math.abs(s.audioSec - s.videoSec) * 1000),
+      }));
+      console.log(`${url.split('/').slice(-2).join('/')}: ${apart.map((s) => `${s.apartMs} ms`).join(', ')}`);
+      for (const s of apart) expect(s.apartMs, JSON.stringify(s)).toBeLessThanOrEqual(40);
+    }
+  }, 60_000);
 });
