@@ -36,6 +36,8 @@ export interface MinuteSummary {
   stalls: JudgedStall[];
   droppedFrames: number;
   frames: number;
+  /** Media seconds played in the minute (currentTime's advance): below 60 the player ran slow. */
+  playedS?: number;
   latencyS?: { min: number; mean: number; max: number };
   minBufferAheadS?: number;
   /** RFC 8216 rule → violations seen on the channel's media playlists this minute. */
@@ -81,7 +83,7 @@ const stats = (xs: readonly number[]) =>
 export function summarizeMinute(input: {
   minute: number;
   take: PageTake;
-  previous?: Pick<PageTake, 'droppedFrames' | 'totalFrames'>;
+  previous?: Pick<PageTake, 'droppedFrames' | 'totalFrames' | 'currentTime'>;
   stalls: JudgedStall[];
   rules: Record<string, number>;
   rssBytes?: number;
@@ -101,6 +103,7 @@ export function summarizeMinute(input: {
     stalls: input.stalls,
     droppedFrames: since(take.droppedFrames, previous?.droppedFrames),
     frames: since(take.totalFrames, previous?.totalFrames),
+    ...(previous ? { playedS: take.currentTime - previous.currentTime } : {}),
     latencyS: stats(take.latencies),
     minBufferAheadS: take.bufferAhead.length ? Math.min(...take.bufferAhead) : undefined,
     rules: input.rules,
@@ -127,6 +130,7 @@ export function formatMinute(s: MinuteSummary): string {
     `errors ${errors}${errors ? ` (${kinds(s.errorsByKind)})` : ''}`,
     `stalls ${s.stalls.length} (stream ${stream})`,
     `dropped ${s.droppedFrames}/${s.frames} frames`,
+    s.playedS === undefined ? 'played -' : `played ${s.playedS.toFixed(1)} s`,
     s.latencyS
       ? `latency ${s.latencyS.mean.toFixed(1)} s (${s.latencyS.min.toFixed(1)}-${s.latencyS.max.toFixed(1)})`
       : 'latency -',

@@ -39,7 +39,7 @@ describe("a soak minute's summary", () => {
     ];
     const s = summarizeMinute({
       minute: 2,
-      take: take({ errors, droppedFrames: 14, totalFrames: 4500 }),
+      take: take({ errors, droppedFrames: 14, totalFrames: 4500, currentTime: 159.5 }),
       previous: take(),
       stalls: [],
       rules: {},
@@ -50,6 +50,7 @@ describe("a soak minute's summary", () => {
     });
     expect(s.droppedFrames).toBe(4);
     expect(s.frames).toBe(1500);
+    expect(s.playedS).toBe(59.5);
     expect(s.latencyS).toEqual({ min: 6, mean: 6.5, max: 7 });
     expect(s.minBufferAheadS).toBe(4.2);
   });
@@ -67,7 +68,7 @@ describe("a soak minute's summary", () => {
     );
     expect(line).toContain('minute   3 | playing | errors 0 | stalls 1 (stream 1)');
     expect(line).toContain(
-      'latency 6.5 s (6.0-7.0) | buffer ≥ 4.2 s | rules 2 (pdt-inconsistent 2) | server 150 MB',
+      'played - | latency 6.5 s (6.0-7.0) | buffer ≥ 4.2 s | rules 2 (pdt-inconsistent 2) | server 150 MB',
     );
     expect(line.split('\n')[1]).toContain('late: video ran dry');
   });
