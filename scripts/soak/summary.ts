@@ -159,6 +159,9 @@ export interface SoakTotals {
   /** Mean latency of the first and of the last minute that had one: its growth over the run. */
   latencyFirstS?: number;
   latencyLastS?: number;
+  /** Media seconds played over the minutes that say, and those minutes' wall-clock seconds. */
+  playedS: number;
+  playedWallS: number;
   rssFirstBytes?: number;
   rssLastBytes?: number;
   minutesNotPlaying: number;
@@ -184,6 +187,8 @@ export function totals(minutes: readonly MinuteSummary[]): SoakTotals {
     droppedFrames: minutes.reduce((n, m) => n + m.droppedFrames, 0),
     frames: minutes.reduce((n, m) => n + m.frames, 0),
     rules,
+    playedS: minutes.reduce((n, m) => n + (m.playedS ?? 0), 0),
+    playedWallS: minutes.filter((m) => m.playedS !== undefined).length * 60,
     latencyFirstS: withLatency[0]?.latencyS?.mean,
     latencyLastS: withLatency.at(-1)?.latencyS?.mean,
     rssFirstBytes: withRss[0]?.rssBytes,
@@ -209,6 +214,11 @@ export function formatTotals(t: SoakTotals): string {
   if (t.latencyFirstS !== undefined && t.latencyLastS !== undefined)
     lines.push(
       `latency ${t.latencyFirstS.toFixed(1)} s in the first minute, ${t.latencyLastS.toFixed(1)} s in the last (${(t.latencyLastS - t.latencyFirstS).toFixed(1)} s growth)`,
+    );
+  // A player that plays slower than the clock falls behind by the difference, whatever the stream does.
+  if (t.playedWallS > 0)
+    lines.push(
+      `played ${t.playedS.toFixed(1)} s of media in ${t.playedWallS} s (the player ran ${(t.playedWallS - t.playedS).toFixed(1)} s slow)`,
     );
   if (t.rssFirstBytes !== undefined && t.rssLastBytes !== undefined)
     lines.push(`server memory ${mb(t.rssFirstBytes)} in the first minute, ${mb(t.rssLastBytes)} in the last`);
