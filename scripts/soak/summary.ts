@@ -19,6 +19,8 @@ export interface PageTake {
   stalls: StallBuffers[];
   /** hls.latency, sampled every second: seconds behind the live edge. */
   latencies: number[];
+  /** Now less the PDT of the picture on screen (hls.playingDate), sampled every second. */
+  behindLive: number[];
   /** Seconds buffered ahead of the playhead, sampled every second. */
   bufferAhead: number[];
   currentTime: number;
@@ -39,6 +41,8 @@ export interface MinuteSummary {
   /** Media seconds played in the minute (currentTime's advance): below 60 the player ran slow. */
   playedS?: number;
   latencyS?: { min: number; mean: number; max: number };
+  /** Wall-clock age of the picture on screen (by its PDT): what a viewer is behind the channel. */
+  behindLiveS?: { min: number; mean: number; max: number };
   minBufferAheadS?: number;
   /** RFC 8216 rule → violations seen on the channel's media playlists this minute. */
   rules: Record<string, number>;
@@ -105,6 +109,7 @@ export function summarizeMinute(input: {
     frames: since(take.totalFrames, previous?.totalFrames),
     ...(previous ? { playedS: take.currentTime - previous.currentTime } : {}),
     latencyS: stats(take.latencies),
+    behindLiveS: stats(take.behindLive),
     minBufferAheadS: take.bufferAhead.length ? Math.min(...take.bufferAhead) : undefined,
     rules: input.rules,
     ...(input.rssBytes === undefined ? {} : { rssBytes: input.rssBytes }),
@@ -134,6 +139,7 @@ export function formatMinute(s: MinuteSummary): string {
     s.latencyS
       ? `latency ${s.latencyS.mean.toFixed(1)} s (${s.latencyS.min.toFixed(1)}-${s.latencyS.max.toFixed(1)})`
       : 'latency -',
+    s.behindLiveS ? `behind live ${s.behindLiveS.mean.toFixed(1)} s (PDT)` : 'behind live -',
     s.minBufferAheadS === undefined ? 'buffer -' : `buffer ≥ ${s.minBufferAheadS.toFixed(1)} s`,
     `rules ${rules}${rules ? ` (${kinds(s.rules)})` : ''}`,
     `server ${s.rssBytes === undefined ? '-' : mb(s.rssBytes)}`,
@@ -159,6 +165,8 @@ export interface SoakTotals {
   /** Mean latency of the first and of the last minute that had one: its growth over the run. */
   latencyFirstS?: number;
   latencyLastS?: number;
+  behindLiveFirstS?: number;
+  behindLiveLastS?: number;
   /** Media seconds played over the minutes that say, and those minutes' wall-clock seconds. */
   playedS: number;
   playedWallS: number;
@@ -189,6 +197,8 @@ export function totals(minutes: readonly MinuteSummary[]): SoakTotals {
     rules,
     playedS: minutes.reduce((n, m) => n + (m.playedS ?? 0), 0),
     playedWallS: minutes.filter((m) => m.playedS !== undefined).length * 60,
+    behindLiveFirstS: minutes.find((m) => m.behindLiveS)?.behindLiveS?.mean,
+    behindLiveLastS: minutes.findLast((m) => m.behindLiveS)?.behindLiveS?.mean,
     latencyFirstS: withLatency[0]?.latencyS?.mean,
     latencyLastS: withLatency.at(-1)?.latencyS?.mean,
     rssFirstBytes: withRss[0]?.rssBytes,
@@ -214,6 +224,10 @@ export function formatTotals(t: SoakTotals): string {
   if (t.latencyFirstS !== undefined && t.latencyLastS !== undefined)
     lines.push(
       `latency ${t.latencyFirstS.toFixed(1)} s in the first minute, ${t.latencyLastS.toFixed(1)} s in the last (${(t.latencyLastS - t.latencyFirstS).toFixed(1)} s growth)`,
+    );
+  if (t.behindLiveFirstS !== undefined && t.behindLiveLastS !== undefined)
+    lines.push(
+      `behind live (PDT) ${t.behindLiveFirstS.toFixed(1)} s in the first minute, ${t.behindLiveLastS.toFixed(1)} s in the last (${(t.behindLiveLastS - t.behindLiveFirstS).toFixed(1)} s growth)`,
     );
   // A player that plays slower than the clock falls behind by the difference, whatever the stream does.
   if (t.playedWallS > 0)

@@ -16,6 +16,7 @@ const take = (over: Partial<PageTake> = {}): PageTake => ({
   errors: [],
   stalls: [],
   latencies: [6, 6.5, 7],
+  behindLive: [8, 8.5],
   bufferAhead: [5, 4.2, 6],
   currentTime: 100,
   droppedFrames: 10,
@@ -68,7 +69,7 @@ describe("a soak minute's summary", () => {
     );
     expect(line).toContain('minute   3 | playing | errors 0 | stalls 1 (stream 1)');
     expect(line).toContain(
-      'played - | latency 6.5 s (6.0-7.0) | buffer ≥ 4.2 s | rules 2 (pdt-inconsistent 2) | server 150 MB',
+      'played - | latency 6.5 s (6.0-7.0) | behind live 8.3 s (PDT) | buffer ≥ 4.2 s | rules 2 (pdt-inconsistent 2) | server 150 MB',
     );
     expect(line.split('\n')[1]).toContain('late: video ran dry');
   });

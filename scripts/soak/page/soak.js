@@ -34,7 +34,7 @@
   };
 
   let record;
-  const fresh = () => ({ errors: [], stalls: [], latencies: [], bufferAhead: [], playing: false });
+  const fresh = () => ({ errors: [], stalls: [], latencies: [], behindLive: [], bufferAhead: [], playing: false });
   record = fresh();
   /** Fragments buffered in the last two minutes: what a halt waited for, and when it was published. */
   let frags = [];
@@ -79,6 +79,9 @@
   setInterval(() => {
     if (!started) return;
     if (typeof hls.latency === 'number' && Number.isFinite(hls.latency)) record.latencies.push(hls.latency);
+    // The wall-clock age of the picture on screen: now less its EXT-X-PROGRAM-DATE-TIME.
+    const date = hls.playingDate;
+    if (date) record.behindLive.push((Date.now() - date.getTime()) / 1000);
     const b = video.buffered;
     for (let i = 0; i < b.length; i++)
       if (b.start(i) <= video.currentTime + 0.1 && b.end(i) >= video.currentTime) record.bufferAhead.push(b.end(i) - video.currentTime);
