@@ -24,6 +24,8 @@ export interface PageTake {
   /** Seconds buffered ahead of the playhead, sampled every second. */
   bufferAhead: number[];
   currentTime: number;
+  /** Date.now() in the page when it was taken. */
+  wallMs: number;
   /** Cumulative, from getVideoPlaybackQuality(). */
   droppedFrames: number;
   totalFrames: number;
@@ -38,8 +40,9 @@ export interface MinuteSummary {
   stalls: JudgedStall[];
   droppedFrames: number;
   frames: number;
-  /** Media seconds played in the minute (currentTime's advance): below 60 the player ran slow. */
+  /** Media seconds played since the last take (currentTime's advance), and the wall-clock seconds between. */
   playedS?: number;
+  wallS?: number;
   latencyS?: { min: number; mean: number; max: number };
   /** Wall-clock age of the picture on screen (by its PDT): what a viewer is behind the channel. */
   behindLiveS?: { min: number; mean: number; max: number };
@@ -87,7 +90,7 @@ const stats = (xs: readonly number[]) =>
 export function summarizeMinute(input: {
   minute: number;
   take: PageTake;
-  previous?: Pick<PageTake, 'droppedFrames' | 'totalFrames' | 'currentTime'>;
+  previous?: Pick<PageTake, 'droppedFrames' | 'totalFrames' | 'currentTime' | 'wallMs'>;
   stalls: JudgedStall[];
   rules: Record<string, number>;
   rssBytes?: number;
@@ -107,7 +110,9 @@ export function summarizeMinute(input: {
     stalls: input.stalls,
     droppedFrames: since(take.droppedFrames, previous?.droppedFrames),
     frames: since(take.totalFrames, previous?.totalFrames),
-    ...(previous ? { playedS: take.currentTime - previous.currentTime } : {}),
+    ...(previous
+      ? { playedS: take.currentTime - previous.currentTime, wallS: (take.wallMs - previous.wallMs) / 1000 }
+      : {}),
     latencyS: stats(take.latencies),
     behindLiveS: stats(take.behindLive),
     minBufferAheadS: take.bufferAhead.length ? Math.min(...take.bufferAhead) : undefined,
@@ -135,7 +140,9 @@ export function formatMinute(s: MinuteSummary): string {
     `errors ${errors}${errors ? ` (${kinds(s.errorsByKind)})` : ''}`,
     `stalls ${s.stalls.length} (stream ${stream})`,
     `dropped ${s.droppedFrames}/${s.frames} frames`,
-    s.playedS === undefined ? 'played -' : `played ${s.playedS.toFixed(1)} s`,
+    s.playedS === undefined || s.wallS === undefined
+      ? 'played -'
+      : `played ${s.playedS.toFixed(1)} s in ${s.wallS.toFixed(1)} s`,
     s.latencyS
       ? `latency ${s.latencyS.mean.toFixed(1)} s (${s.latencyS.min.toFixed(1)}-${s.latencyS.max.toFixed(1)})`
       : 'latency -',
@@ -196,7 +203,7 @@ export function totals(minutes: readonly MinuteSummary[]): SoakTotals {
     frames: minutes.reduce((n, m) => n + m.frames, 0),
     rules,
     playedS: minutes.reduce((n, m) => n + (m.playedS ?? 0), 0),
-    playedWallS: minutes.filter((m) => m.playedS !== undefined).length * 60,
+    playedWallS: minutes.reduce((n, m) => n + (m.wallS ?? 0), 0),
     behindLiveFirstS: minutes.find((m) => m.behindLiveS)?.behindLiveS?.mean,
     behindLiveLastS: minutes.findLast((m) => m.behindLiveS)?.behindLiveS?.mean,
     latencyFirstS: withLatency[0]?.latencyS?.mean,
@@ -232,7 +239,7 @@ export function formatTotals(t: SoakTotals): string {
   // A player that plays slower than the clock falls behind by the difference, whatever the stream does.
   if (t.playedWallS > 0)
     lines.push(
-      `played ${t.playedS.toFixed(1)} s of media in ${t.playedWallS} s (the player ran ${(t.playedWallS - t.playedS).toFixed(1)} s slow)`,
+      `played ${t.playedS.toFixed(1)} s of media in ${t.playedWallS.toFixed(1)} s (the player ran ${(t.playedWallS - t.playedS).toFixed(1)} s slow)`,
     );
   if (t.rssFirstBytes !== undefined && t.rssLastBytes !== undefined)
     lines.push(`server memory ${mb(t.rssFirstBytes)} in the first minute, ${mb(t.rssLastBytes)} in the last`);

@@ -19,6 +19,7 @@ const take = (over: Partial<PageTake> = {}): PageTake => ({
   behindLive: [8, 8.5],
   bufferAhead: [5, 4.2, 6],
   currentTime: 100,
+  wallMs: NOW,
   droppedFrames: 10,
   totalFrames: 3000,
   frags: [],
@@ -40,7 +41,7 @@ describe("a soak minute's summary", () => {
     ];
     const s = summarizeMinute({
       minute: 2,
-      take: take({ errors, droppedFrames: 14, totalFrames: 4500, currentTime: 159.5 }),
+      take: take({ errors, droppedFrames: 14, totalFrames: 4500, currentTime: 159.5, wallMs: NOW + 60_500 }),
       previous: take(),
       stalls: [],
       rules: {},
@@ -51,7 +52,7 @@ describe("a soak minute's summary", () => {
     });
     expect(s.droppedFrames).toBe(4);
     expect(s.frames).toBe(1500);
-    expect(s.playedS).toBe(59.5);
+    expect(s).toMatchObject({ playedS: 59.5, wallS: 60.5 });
     expect(s.latencyS).toEqual({ min: 6, mean: 6.5, max: 7 });
     expect(s.minBufferAheadS).toBe(4.2);
   });

@@ -96,6 +96,7 @@
       ...record,
       started,
       currentTime: video.currentTime,
+      wallMs: Date.now(),
       droppedFrames: quality.droppedVideoFrames,
       totalFrames: quality.totalVideoFrames,
       frags,
