@@ -6,7 +6,7 @@
  * the run's totals. Exits 1 when anything a viewer or RFC 8216 would object to happened.
  */
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable, startPageServer } from '../../test/support/browser';
 import { parseSoakArgs, SoakUsageError } from './args';
 import { watchPlaylistRules } from './playlist-rules';
@@ -43,20 +43,27 @@ async function main(): Promise<number> {
     '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
     '/soak.js': { file: path.join(PAGE_DIR, 'soak.js'), type: 'text/javascript; charset=utf-8' },
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const rules = await watchPlaylistRules(args.url);
   const memory = serverMemory(args.url, args.pid);
+  const player = new Player(`${pageServer.url}/?${new URLSearchParams({ src: args.url })}`);
   try {
-    const page = await browser.newPage();
-    page.on('pageerror', (err) => log(`page error: ${err.message}`));
-    await page.goto(`${pageServer.url}/?${new URLSearchParams({ src: args.url })}`);
-    log(`playing ${args.url} for ${args.minutes} minutes (Chromium ${browser.version()})`);
+    log(`playing ${args.url} for ${args.minutes} minutes (Chromium ${await player.open()})`);
     const minutes: MinuteSummary[] = [];
     let previous: PageTake | undefined;
     let pending: PageTake['stalls'] = [];
     for (let minute = 1; minute <= args.minutes; minute++) {
       await new Promise((resolve) => setTimeout(resolve, MINUTE_MS));
-      const take = (await page.evaluate('window.__take()')) as PageTake;
+      const take = await player.take();
+      if (!take) {
+        // The browser went away (a crash, the machine out of memory): a viewer would have seen it.
+        const summary = summarizeMinute({ minute, take: lostPage(), stalls: [], rules: rules.take() });
+        minutes.push(summary);
+        log(formatMinute(summary));
+        previous = undefined;
+        pending = [];
+        await player.open().catch((e: unknown) => log(`could not reopen the browser: ${String(e)}`));
+        continue;
+      }
       const final = minute === args.minutes;
       const judged = judgeMinuteStalls([...pending, ...take.stalls], take.frags, Date.now(), final);
       pending = judged.pending;
@@ -77,10 +84,60 @@ async function main(): Promise<number> {
     return isClean(all) ? 0 : 1;
   } finally {
     rules.stop();
-    await browser.close().catch(() => undefined);
+    await player.close();
     await pageServer.close();
   }
 }
+
+/** Chromium with the soak page; opened again (a fresh browser) when it went away. */
+class Player {
+  private browser: Browser | undefined;
+  private page: Page | undefined;
+
+  constructor(private readonly url: string) {}
+
+  /** Opens a fresh browser on the page; returns the browser's version. */
+  async open(): Promise<string> {
+    await this.close();
+    this.browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    this.page = await this.browser.newPage();
+    this.page.on('pageerror', (err) => log(`page error: ${err.message}`));
+    await this.page.goto(this.url);
+    return this.browser.version();
+  }
+
+  /** The page's record since the last take, or undefined when the page or browser is gone. */
+  async take(): Promise<PageTake | undefined> {
+    try {
+      return (await this.page?.evaluate('window.__take()')) as PageTake | undefined;
+    } catch (e) {
+      log(`the page is gone: ${(e as Error).message.split('\n')[0]}`);
+      return undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.browser?.close().catch(() => undefined);
+    this.browser = undefined;
+    this.page = undefined;
+  }
+}
+
+/** A minute whose page was lost: counted as an error, not playing. */
+const lostPage = (): PageTake => ({
+  started: false,
+  playing: false,
+  errors: [{ atMs: 0, type: 'soak', details: 'browserClosed', fatal: true }],
+  stalls: [],
+  latencies: [],
+  behindLive: [],
+  bufferAhead: [],
+  currentTime: 0,
+  wallMs: Date.now(),
+  droppedFrames: 0,
+  totalFrames: 0,
+  frags: [],
+});
 
 // The playlist watch may be mid-reload: the verdict is in, nothing else needs to finish.
 process.exit(await main());
