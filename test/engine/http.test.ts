@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mediaMaxAgeS } from '../../engine-container/src/channel/channel-playlists';
 import { Engine } from '../../engine-container/src/engine';
 import { fakeWorld, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
 
@@ -67,6 +68,20 @@ describe('the engine over HTTP', () => {
     expect(text).toMatch(/#EXT-X-MEDIA-SEQUENCE:\d+/);
     expect(text).toContain('https://origin.test/a/v1/s');
     expect(text).not.toContain('#EXT-X-ENDLIST');
+  });
+
+  it('lets a media playlist be cached at most half its target duration, so no reload gets an old window', async () => {
+    const res = await get('/channels/news/0.m3u8');
+    const targetDurationS = Number((await res.text()).match(/#EXT-X-TARGETDURATION:(\d+)/)?.[1]);
+    const maxAgeS = Number(res.headers.get('cache-control')?.match(/^public, max-age=(\d+)$/)?.[1]);
+    expect(maxAgeS * 2).toBeLessThanOrEqual(targetDurationS);
+  });
+
+  it('caches media playlists for cacheTTL when that is below half the target duration', () => {
+    expect(mediaMaxAgeS(4, 10)).toBe(4);
+    expect(mediaMaxAgeS(4, 6)).toBe(3);
+    expect(mediaMaxAgeS(4, 2)).toBe(1);
+    expect(mediaMaxAgeS(4, 1)).toBe(0);
   });
 
   it('filters the master playlist and answers 400 JSON on a malformed or empty filter', async () => {

@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { type BufferedFrag, type JudgedStall, judgeStalls, type StallBuffers } from './stall-kinds';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -101,6 +102,10 @@ export interface RawBrowserReport {
   cues: { atMs: number; lang: string; text: string; currentTime: number }[];
   /** WebVTT fragments hls.js processed (SUBTITLE_FRAG_PROCESSED). */
   subtitleFrags: { atMs: number; success: boolean; url: string | null }[];
+  /** Each SourceBuffer's ranges at every 'waiting' and 'stalled' after the first 'playing'. */
+  stallBuffers?: StallBuffers[];
+  /** Every fragment buffered, with when it was published (PDT + duration) and buffered. */
+  bufferedFrags?: BufferedFrag[];
   /** hls.js's interstitial events (started, assetStarted, assetEnded, ended, primaryResumed...). */
   interstitials: InterstitialRecord[];
 }
@@ -123,6 +128,10 @@ export interface BrowserPlayback {
   fatalErrors: HlsErrorEvent[];
   /** 'waiting' or 'stalled' events after the first 'playing': playback halted for want of data. */
   stalls: number;
+  /** Each halt judged (stall-kinds.ts): a hole or a late fragment is the stream's, the rest the player's. */
+  judgedStalls: JudgedStall[];
+  /** The halts that were the stream's fault: a hole in a track at the playhead, or a fragment published late. */
+  streamStalls: JudgedStall[];
   /** currentTime when playback first started, and when it was judged. */
   currentTimeStart: number;
   currentTimeEnd: number;
@@ -153,6 +162,7 @@ export function summarizePlayback(raw: RawBrowserReport): BrowserPlayback {
   const currentTimeStart = firstPlaying?.currentTime ?? 0;
   const currentTimeEnd = started && last ? last.currentTime : currentTimeStart;
 
+  const judgedStalls = judgeStalls(raw.stallBuffers ?? [], raw.bufferedFrags ?? []);
   let levelSwitches = 0;
   for (let i = 1; i < raw.levels.length; i++)
     if (raw.levels[i]!.level !== raw.levels[i - 1]!.level) levelSwitches++;
@@ -165,6 +175,8 @@ export function summarizePlayback(raw: RawBrowserReport): BrowserPlayback {
     errors: raw.errors,
     fatalErrors: raw.errors.filter((e) => e.fatal),
     stalls: afterStart(raw.mediaEvents).filter((e) => e.type === 'waiting' || e.type === 'stalled').length,
+    judgedStalls,
+    streamStalls: judgedStalls.filter((s) => s.stream),
     currentTimeStart,
     currentTimeEnd,
     playedSeconds: currentTimeEnd - currentTimeStart,
@@ -191,16 +203,26 @@ export const describeErrors = (errors: readonly HlsErrorEvent[]): string =>
     )
     .join('\n');
 
-interface PageServer {
+export interface PageServer {
   url: string;
   close(): Promise<void>;
 }
 
-/** Serves the player page and hls.js on 127.0.0.1 (the engine's CORS headers allow the cross-origin load). */
-async function startPageServer(): Promise<PageServer> {
-  const files: Record<string, { file: string; type: string }> = {
-    '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
-    '/player.js': { file: path.join(PAGE_DIR, 'player.js'), type: 'text/javascript; charset=utf-8' },
+/** A page's files by request path: the file on disk and its content type. */
+export type PageFiles = Record<string, { file: string; type: string }>;
+
+const PLAYER_PAGE: PageFiles = {
+  '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
+  '/player.js': { file: path.join(PAGE_DIR, 'player.js'), type: 'text/javascript; charset=utf-8' },
+};
+
+/**
+ * Serves a page and hls.js (`/hls.min.js`) on 127.0.0.1 (the engine's CORS headers allow the
+ * cross-origin load): the test player's page by default, or another page (the soak's).
+ */
+export async function startPageServer(page: PageFiles = PLAYER_PAGE): Promise<PageServer> {
+  const files: PageFiles = {
+    ...page,
     '/hls.min.js': { file: HLS_JS, type: 'text/javascript; charset=utf-8' },
   };
   const server = createServer((req, res) => {

@@ -36,6 +36,16 @@ function keysOf(ladder: OutputLadder): Set<string> {
   return keys;
 }
 
+/**
+ * How long a live media playlist may be cached (`cache-control: max-age`, whole seconds): cacheTTL, but
+ * never more than half the target duration. A player reloads every target duration; a copy cached
+ * longer answers some of those reloads with the old window, so new segments arrive two at a time and
+ * the player's buffer runs down to one segment before each refill, where any hiccup is a stall
+ * (hls.js on a 2 s channel with max-age=4: appends in pairs every 4 s, 2 s left before each).
+ */
+export const mediaMaxAgeS = (cacheTTL: number, targetDurationS: number): number =>
+  Math.min(cacheTTL, Math.floor(targetDurationS / 2));
+
 export const channelStarting = (): HttpError =>
   new HttpError(503, 'channel_starting', 'the channel has no content yet; retry shortly');
 
@@ -97,6 +107,12 @@ export class ChannelPlaylists {
         field: 'filter',
       });
     return indexes;
+  }
+
+  /** `max-age` of this channel's media playlists (mediaMaxAgeS); asked after mediaPlaylist answered. */
+  mediaMaxAgeS(): number {
+    const header = this.playout.header;
+    return header ? mediaMaxAgeS(this.deps.config.cacheTTL, header.targetDurationS) : 0;
   }
 
   async mediaPlaylist(key: string): Promise<string> {

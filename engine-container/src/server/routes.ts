@@ -52,7 +52,6 @@ async function channelRoute(
   rest: string,
 ) {
   const runtime = channelFor(ctx, id, rest === 'master.m3u8');
-  const ttl = ctx.config.cacheTTL;
   // `?start=` (and `&end=`): start-over and catch-up from the log (timeshift/).
   const shifted = ctx.core.timeshift.range(url.searchParams);
   if (rest === 'master.m3u8') {
@@ -60,16 +59,18 @@ async function channelRoute(
     const body = shifted
       ? await ctx.core.timeshift.master(runtime, shifted, filter)
       : await runtime.playlists.master(filter);
-    return sendPlaylist(req, res, body, ttl);
+    return sendPlaylist(req, res, body, ctx.config.cacheTTL);
   }
-  const media = (key: string) =>
-    shifted ? ctx.core.timeshift.media(runtime, key, shifted) : runtime.playlists.mediaPlaylist(key);
+  const media = async (key: string) =>
+    shifted
+      ? sendPlaylist(req, res, await ctx.core.timeshift.media(runtime, key, shifted), ctx.config.cacheTTL)
+      : sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(key), runtime.playlists.mediaMaxAgeS());
   let m = rest.match(/^(\d+)\.m3u8$/);
-  if (m) return sendPlaylist(req, res, await media(`v${Number(m[1])}`), ttl);
+  if (m) return media(`v${Number(m[1])}`);
   m = rest.match(/^audio\/([^/]+)\/([^/]+)\.m3u8$/);
-  if (m) return sendPlaylist(req, res, await media(`a:${decodeSegment(m[1]!)}:${decodeSegment(m[2]!)}`), ttl);
+  if (m) return media(`a:${decodeSegment(m[1]!)}:${decodeSegment(m[2]!)}`);
   m = rest.match(/^subs\/([^/]+)\.m3u8$/);
-  if (m) return sendPlaylist(req, res, await media(`s:${decodeSegment(m[1]!)}`), ttl);
+  if (m) return media(`s:${decodeSegment(m[1]!)}`);
   throw notFound(`no playlist ${rest} on channel ${id}`);
 }
 

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { type BufferedFrag, isPlayersHaltNote, judgeStall, type StallBuffers } from '../support/stall-kinds';
+
+const STALL_WALL_MS = 1_000_000;
+const stall = (tracks: StallBuffers['tracks'], currentTime = 10): StallBuffers => ({
+  atMs: 5000,
+  wallMs: STALL_WALL_MS,
+  currentTime,
+  tracks,
+});
+/** A 2 s main fragment at media time 10, published (PDT + duration) publishedMs after the halt. */
+const nextFrag = (publishedMs: number): BufferedFrag => ({
+  wallMs: STALL_WALL_MS + 3000,
+  type: 'main',
+  start: 10,
+  duration: 2,
+  pdtMs: STALL_WALL_MS + publishedMs - 2000,
+});
+
+describe('judging a halt', () => {
+  it('blames the stream for a track with a hole at the playhead, naming its size', () => {
+    const judged = judgeStall(
+      stall({
+        video: [[0, 12]],
+        audio: [
+          [0, 9.99],
+          [10.2, 12],
+        ],
+      }),
+      [],
+    );
+    expect(judged).toMatchObject({ kind: 'hole', stream: true });
+    expect(judged.detail).toContain('audio has a hole of 210 ms');
+  });
+
+  it('blames the player when a track ran dry waiting for a fragment published before then', () => {
+    const judged = judgeStall(stall({ video: [[0, 10]], audio: [[0, 10.01]] }), [nextFrag(-1500)]);
+    expect(judged).toMatchObject({ kind: 'starved', stream: false });
+  });
+
+  it('blames the stream when the fragment a dry track waited for was published after it ran dry', () => {
+    const judged = judgeStall(stall({ video: [[0, 10]], audio: [[0, 12]] }), [nextFrag(500)]);
+    expect(judged).toMatchObject({ kind: 'late', stream: true });
+  });
+
+  it('blames the stream when no fragment came after a track ran dry', () => {
+    expect(judgeStall(stall({ video: [[0, 10]] }), [])).toMatchObject({ kind: 'late', stream: true });
+  });
+
+  it('waits on the fragment buffered after the halt, not one buffered before and flushed since', () => {
+    const flushed = { ...nextFrag(-5000), wallMs: STALL_WALL_MS - 500 };
+    const judged = judgeStall(stall({ video: [[0, 10]] }), [flushed]);
+    expect(judged).toMatchObject({ kind: 'late', stream: true });
+  });
+
+  it('blames the player when every track held data at the playhead', () => {
+    const judged = judgeStall(stall({ video: [[0, 14]], audio: [[0, 14]] }), []);
+    expect(judged).toMatchObject({ kind: 'held-data', stream: false });
+  });
+
+  it('feeds a dry audio track from audio fragments when the channel has an audio rendition', () => {
+    const audio = { ...nextFrag(500), type: 'audio' };
+    const judged = judgeStall(stall({ video: [[0, 14]], audio: [[0, 10]] }), [nextFrag(-3000), audio]);
+    expect(judged).toMatchObject({ kind: 'late', stream: true });
+  });
+});
+
+describe("hls.js's notes of a halt", () => {
+  const players = judgeStall(stall({ video: [[0, 14]], audio: [[0, 14]] }), []);
+  const streams = judgeStall(stall({ video: [[0, 10]] }), []);
+  const note = { atMs: 6000, details: 'bufferStalledError', fatal: false };
+
+  it("are the player's only next to a halt judged the player's", () => {
+    expect(isPlayersHaltNote(note, [players])).toBe(true);
+    expect(isPlayersHaltNote(note, [streams])).toBe(false);
+    expect(isPlayersHaltNote({ ...note, atMs: 60_000 }, [players])).toBe(false);
+  });
+
+  it('never cover a hole or a fatal error', () => {
+    expect(isPlayersHaltNote({ ...note, details: 'bufferSeekOverHole' }, [players])).toBe(false);
+    expect(isPlayersHaltNote({ ...note, fatal: true }, [players])).toBe(false);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * Why playback halted, judged from what each SourceBuffer held at that moment (the page records every
+ * track's own ranges on 'waiting' and 'stalled') and when each fragment was buffered and published.
+ * A stall is the stream's when a track has a hole at the playhead (data after it, none at it) or ran
+ * dry waiting for a fragment the channel had not yet published; it is the player's when the fragment
+ * it waited for had been published before it ran dry (a busy machine fetched or appended it late), or
+ * when every track held data at the playhead (the decoder or the page was starved of CPU). Pure.
+ */
+
+/** What the page recorded when playback halted. */
+export interface StallBuffers {
+  atMs: number;
+  /** Date.now() in the page: the same clock as the channel's PDT on this machine. */
+  wallMs: number;
+  currentTime: number;
+  /** Per SourceBuffer ('video', 'audio'): its buffered ranges, seconds on the media timeline. */
+  tracks: Record<string, Array<[number, number]>>;
+}
+
+/** A fragment hls.js buffered (FRAG_BUFFERED). */
+export interface BufferedFrag {
+  wallMs: number;
+  /** hls.js's playlist type: 'main', 'audio', 'subtitle'. */
+  type: string;
+  start: number;
+  duration: number;
+  /** EXT-X-PROGRAM-DATE-TIME of the fragment, Unix ms. */
+  pdtMs: number | null;
+}
+
+export type StallKind = 'hole' | 'late' | 'starved' | 'held-data';
+
+export interface JudgedStall {
+  atMs: number;
+  currentTime: number;
+  kind: StallKind;
+  /** The stream's fault (a hole, a fragment published after the player needed it), not the player's. */
+  stream: boolean;
+  detail: string;
+}
+
+/** A track holds the playhead when its range reaches this far past it. */
+const HOLDS_S = 0.25;
+/** Ranges that start this close after the playhead still count as at it (hls.js's nudges cover it). */
+const AT_S = 0.05;
+
+type TrackState = { kind: 'holds' } | { kind: 'hole'; gapS: number } | { kind: 'dry' };
+
+function trackState(ranges: ReadonlyArray<[number, number]>, t: number): TrackState {
+  for (const [start, end] of ranges) if (start <= t + AT_S && end > t + HOLDS_S) return { kind: 'holds' };
+  const after = ranges.filter(([start]) => start > t + AT_S);
+  if (after.length === 0) return { kind: 'dry' };
+  const next = Math.min(...after.map(([start]) => start));
+  // The hole runs from the end of the data before it (or the playhead, when there is none) to the next data.
+  const endsBefore = ranges.filter(([, end]) => end <= next).map(([, end]) => end);
+  const before = endsBefore.length ? Math.max(...endsBefore) : t;
+  return { kind: 'hole', gapS: next - before };
+}
+
+/** The fragment type that feeds a SourceBuffer: audio comes from 'audio' fragments when there are any. */
+const feeds = (track: string, frags: readonly BufferedFrag[]): string =>
+  track === 'audio' && frags.some((f) => f.type === 'audio') ? 'audio' : 'main';
+
+function judgeDry(stall: StallBuffers, track: string, frags: readonly BufferedFrag[]): JudgedStall {
+  const t = stall.currentTime;
+  const type = feeds(track, frags);
+  // The fragment that ended the halt: buffered after it (one buffered before was flushed since, as an
+  // audio switch does), the earliest that reaches past the playhead.
+  const needed = frags
+    .filter((f) => f.type === type && f.wallMs >= stall.wallMs && f.start + f.duration > t + AT_S)
+    .sort((a, b) => a.start - b.start)[0];
+  const base = { atMs: stall.atMs, currentTime: t };
+  if (!needed || needed.pdtMs === null)
+    return { ...base, kind: 'late', stream: true, detail: `${track} ran dry; no later fragment buffered` };
+  const publishedMs = needed.pdtMs + needed.duration * 1000;
+  const slackS = (stall.wallMs - publishedMs) / 1000;
+  return slackS >= 0
+    ? {
+        ...base,
+        kind: 'starved',
+        stream: false,
+        detail: `${track} ran dry ${slackS.toFixed(1)} s after the channel published the fragment it needed (buffered ${((needed.wallMs - stall.wallMs) / 1000).toFixed(1)} s after)`,
+      }
+    : {
+        ...base,
+        kind: 'late',
+        stream: true,
+        detail: `${track} ran dry ${(-slackS).toFixed(1)} s before the channel published the fragment it needed`,
+      };
+}
+
+export function judgeStall(stall: StallBuffers, frags: readonly BufferedFrag[]): JudgedStall {
+  const t = stall.currentTime;
+  const states = Object.entries(stall.tracks).map(([track, ranges]) => ({ track, ...trackState(ranges, t) }));
+  const base = { atMs: stall.atMs, currentTime: t };
+  const hole = states.find((s) => s.kind === 'hole');
+  if (hole?.kind === 'hole')
+    return {
+      ...base,
+      kind: 'hole',
+      stream: true,
+      detail: `${hole.track} has a hole of ${(hole.gapS * 1000).toFixed(0)} ms at ${t.toFixed(3)}`,
+    };
+  const dry = states.find((s) => s.kind === 'dry');
+  if (dry) return judgeDry(stall, dry.track, frags);
+  if (states.length === 0)
+    return { ...base, kind: 'late', stream: true, detail: 'no SourceBuffer to judge by' };
+  return { ...base, kind: 'held-data', stream: false, detail: 'every track held data at the playhead' };
+}
+
+export const judgeStalls = (stalls: readonly StallBuffers[], frags: readonly BufferedFrag[]): JudgedStall[] =>
+  stalls.map((s) => judgeStall(s, frags));
+
+/** One line per stall, for test output and failure messages. */
+export const describeStalls = (stalls: readonly JudgedStall[]): string =>
+  stalls
+    .map((s) => `${(s.atMs / 1000).toFixed(1)}s @${s.currentTime.toFixed(3)} ${s.kind}: ${s.detail}`)
+    .join('\n');
+
+/** hls.js's errors that only report a halt: a stalled buffer, a nudge past a stall. */
+const HALT_NOTES = new Set(['bufferStalledError', 'bufferNudgeOnStall']);
+/** How far apart (page ms) hls.js's note and the media element's halt may be. */
+const NOTE_WINDOW_MS = 3000;
+
+/**
+ * Is this hls.js error only its note of a halt judged the player's (a non-fatal bufferStalledError or
+ * bufferNudgeOnStall within 3 s of it)? A hole (bufferSeekOverHole) or any other error never is.
+ */
+export const isPlayersHaltNote = (
+  error: { atMs: number; details: string; fatal: boolean },
+  stalls: readonly JudgedStall[],
+): boolean =>
+  !error.fatal &&
+  HALT_NOTES.has(error.details) &&
+  stalls.some((s) => !s.stream && Math.abs(s.atMs - error.atMs) <= NOTE_WINDOW_MS);
