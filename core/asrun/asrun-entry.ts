@@ -19,7 +19,16 @@ export interface AdBreak {
   durationMs: number;
   /** The break duration the cue-out announced. */
   plannedDurationMs: number;
+  /**
+   * `spliced`: the ad's segments aired in the channel (a preroll item). `interstitial`: the channel
+   * offered the ad as an HLS interstitial at cue-out (= cue-in: the channel's own timeline does not
+   * move); players that support interstitials fetch and play it themselves.
+   */
+  delivery: AdDelivery;
 }
+
+export const AD_DELIVERIES = ['spliced', 'interstitial'] as const;
+export type AdDelivery = (typeof AD_DELIVERIES)[number];
 
 export interface LiveSpan {
   inMs: number;
@@ -40,7 +49,7 @@ export interface AsRunEntry {
   eventId?: string;
   /** A slate's cause: `gap` (asked for), `vod_error`, `store_unavailable`, `live_segments_too_long`. */
   reason?: string;
-  /** A preroll is an ad break. */
+  /** A preroll is an ad break; so is an interstitial offered at the start of a VOD. */
   adBreak?: AdBreak;
   /** A live event's switch in and out. */
   live?: LiveSpan;
@@ -59,9 +68,15 @@ export const asRunEntrySchema = z.object({
   eventId: z.string().optional(),
   reason: z.string().optional(),
   adBreak: z
-    .object({ cueOutMs: ms, cueInMs: ms, durationMs: ms, plannedDurationMs: ms })
+    .object({
+      cueOutMs: ms,
+      cueInMs: ms,
+      durationMs: ms,
+      plannedDurationMs: ms,
+      delivery: z.enum(AD_DELIVERIES),
+    })
     .optional()
-    .describe('prerolls: the ad break'),
+    .describe('prerolls and interstitials: the ad break'),
   live: z
     .object({ inMs: ms, outMs: ms, outReason: z.enum(LIVE_OUT_REASONS) })
     .optional()

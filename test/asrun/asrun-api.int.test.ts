@@ -74,6 +74,7 @@ describe('GET /channel/{id}/asrun', () => {
       cueInMs: ad.endMs,
       durationMs: 4000,
       plannedDurationMs: 4000,
+      delivery: 'spliced',
     });
     const vod = list.find((e) => e.kind === 'vod')!;
     expect(vod.durationMs).toBe(12_000);

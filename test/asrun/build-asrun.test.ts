@@ -76,8 +76,35 @@ describe('the as-run log of a playout log', () => {
     const [ad] = buildAsRun(log, T0 + 66_000);
     expect(ad).toMatchObject({
       kind: 'preroll',
-      adBreak: { cueOutMs: T0, cueInMs: T0 + 6_000, durationMs: 6_000, plannedDurationMs: 6_000 },
+      adBreak: {
+        cueOutMs: T0,
+        cueInMs: T0 + 6_000,
+        durationMs: 6_000,
+        plannedDurationMs: 6_000,
+        delivery: 'spliced',
+      },
     });
+  });
+
+  it("gives an item with an interstitial an ad break at its start, offered, with the channel's timeline unmoved", () => {
+    const log = [
+      item(0, T0, 60_000, { interstitial: { uri: 'https://ads.example.com/a.m3u8', durationMs: 6_000 } }),
+      item(1, T0 + 60_000, 60_000),
+    ];
+    const [vod, next] = buildAsRun(log, T0 + 120_000);
+    expect(vod).toMatchObject({
+      kind: 'vod',
+      startMs: T0,
+      endMs: T0 + 60_000,
+      adBreak: {
+        cueOutMs: T0,
+        cueInMs: T0,
+        durationMs: 6_000,
+        plannedDurationMs: 6_000,
+        delivery: 'interstitial',
+      },
+    });
+    expect(next!.adBreak).toBeUndefined();
   });
 
   it('reports a synthetic gap as a slate, with the cause in public words', () => {

@@ -4,7 +4,8 @@
  *
  * - An item voided by a later cut (a reset, a late event) never aired; one cut short aired until the
  *   cut (cuts are on segment boundaries, so that is where its last segment ends).
- * - A preroll is an ad break: cue-out at its start, cue-in where the next item starts.
+ * - A preroll is an ad break: cue-out at its start, cue-in where the next item starts. An item with an
+ *   interstitial carries its ad break too, at its start, with the channel's timeline unmoved.
  * - The live items of one LIVE event (one per poll of its source) are one entry, from the switch in
  *   to the switch out; each carries where the event went live and its scheduled end, so a tail that
  *   starts mid-event gives the same entry.
@@ -68,7 +69,19 @@ function entryOf({ item, endMs }: Aired, startMs = item.startMs): AsRunEntry {
       cueInMs: endMs,
       durationMs: endMs - startMs,
       plannedDurationMs: item.durationMs,
+      delivery: 'spliced',
     };
+  // Offered, not aired by the channel: whether a viewer watched it is the player's to say.
+  if (item.interstitial && startMs === item.startMs) {
+    const adMs = item.interstitial.durationMs ?? 0;
+    entry.adBreak = {
+      cueOutMs: startMs,
+      cueInMs: startMs,
+      durationMs: adMs,
+      plannedDurationMs: adMs,
+      delivery: 'interstitial',
+    };
+  }
   return entry;
 }
 
