@@ -5,12 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../engine-container/src/events';
+import { itemEndMs } from '../../engine-container/src/playout/item';
 import { type MediaPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
 import { checkPlaylist, compareReloads, type Violation } from '../support/live-rules';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
 
 const HOURS = 24;
 const RELOAD_MS = 2000;
+/** How far back start-over may reach: the store keeps this much of the log, and no more. */
+const RETENTION_MS = 10 * 60_000;
 
 describe('a Loop channel over 24 simulated hours', () => {
   it('keeps every RFC 8216 live rule on every reload, with zero drift, through VOD changes and failures', async () => {
@@ -28,6 +31,7 @@ describe('a Loop channel over 24 simulated hours', () => {
       defaultSlateUri: world.slate,
       forceTargetDuration: 6,
       playlistWindowMs: 30_000,
+      timeshiftRetentionMs: RETENTION_MS,
     });
     const events: EngineEvent[] = [];
     core.events.subscribe((e) => events.push(e));
@@ -77,8 +81,13 @@ describe('a Loop channel over 24 simulated hours', () => {
     expect(am.errors.length).toBe(events.filter((e) => e.type === 'vod_error').length);
     const kinds = new Set(am.errors.map((e) => (e.err as { code?: string }).code ?? e.err.name));
     expect([...kinds].sort()).toEqual(['AssetError', 'Error', 'vod_malformed', 'vod_not_found']);
-    // Old items are trimmed: memory stays bounded however long the channel runs.
+    // Old items are trimmed: memory stays bounded however long the channel runs. The tail keeps what
+    // the playlists need; the store what start-over may ask for (the retention), nothing older.
     expect(playout.tail.items.length).toBeLessThan(20);
-    expect((await core.store.read('loop')).length).toBeLessThan(20);
+    const stored = await core.store.read('loop');
+    expect(Math.min(...stored.map((item) => itemEndMs(item)))).toBeGreaterThanOrEqual(
+      clock.now - RETENTION_MS - 60_000,
+    );
+    expect(stored.length).toBeLessThan(RETENTION_MS / 1000);
   }, 600_000);
 });

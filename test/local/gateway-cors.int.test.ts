@@ -34,7 +34,7 @@ it("answers the console's preflight with the methods and headers it may use", as
   expect(res.status).toBe(204);
   expect(res.headers.get('access-control-allow-origin')).toBe(CONSOLE);
   expect(res.headers.get('access-control-allow-headers')).toBe('content-type,x-jwt');
-  expect(res.headers.get('access-control-allow-methods')).toBe('GET,POST,DELETE');
+  expect(res.headers.get('access-control-allow-methods')).toBe('GET,POST,PATCH,DELETE');
 });
 
 it("allows the console's origin on responses and exposes the paging headers", async () => {
