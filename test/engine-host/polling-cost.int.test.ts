@@ -92,6 +92,7 @@ async function addChannels(from: number, count: number): Promise<void> {
  */
 async function startEngine(channels: number, onAir: number, intervalMs: number): Promise<OnairEngine> {
   process.env.ENGINE_CHANNEL_REFRESH_MS = String(intervalMs);
+  dynamo.reset();
   const onair = createOnairEngine({ port: 0, host: '127.0.0.1', scheduleRefreshIntervalMs: intervalMs });
   const withItem = new Set<string>();
   onair.engine.core.events.subscribe((e) => {
@@ -107,6 +108,14 @@ async function startEngine(channels: number, onAir: number, intervalMs: number):
     () => ({ known: core.channelIds.length, onAir: withItem.size, settled: settled() }),
     (n) => n.known >= channels && n.onAir >= onAir && n.settled >= channels,
     { timeoutMs: 30_000, what: `${channels} channels, ${onAir} of them on air, all settled` },
+  );
+  // Each channel on air has written its status (a write per change of status, not polling: the
+  // status tracker's, docs/design.md) before the polling is counted.
+  const statusWrites = `UpdateItem ${tableName(tables.playoutLog)}`;
+  await waitFor(
+    () => dynamo.counts().get(statusWrites) ?? 0,
+    (n) => n >= onAir,
+    { timeoutMs: 30_000, what: `the status of the ${onAir} channels on air written` },
   );
   return onair;
 }
