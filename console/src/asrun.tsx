@@ -148,7 +148,7 @@ function AsRunTable({
                 type="button"
                 class="secondary"
                 onClick={() => onStartOver(e.startMs)}
-                aria-label={`Start over from ${e.title} at ${time(e.startMs)}`}
+                aria-label={`Start over at ${e.title}, ${time(e.startMs)}`}
               >
                 Start over
               </button>
