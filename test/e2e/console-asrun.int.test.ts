@@ -4,7 +4,8 @@
  * channel with a preroll (and the CSV it downloads has those rows); start-over from a minute ago plays
  * in the page's player an EVENT playlist whose first fragment aired at the moment asked, and "Back to
  * live" returns to the live playlist; a source changed from the page to a URL that answers 404 is
- * saved with the API's warning on that field, and a malformed one is refused with the field marked.
+ * saved with the API's warning on that field, and a malformed one is refused with the field marked; a
+ * schedule channel's as-run table lists what the schedule API says it aired.
  * The channel airs for about 75 s before the browser opens, so the browser's own time stays short
  * (printed). Screenshots go to test-output/console-asrun/ (gitignored).
  */
@@ -21,6 +22,8 @@ import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const SHOTS = join(import.meta.dirname, '../../test-output/console-asrun');
 const CHANNEL = 'asrun-news';
+/** A schedule channel with one VOD entry: its as-run log is read from the schedule API. */
+const STUDIO = 'asrun-studio';
 /** Start-over asks for a minute ago: the channel must have aired since before then. */
 const AIRED_BEFORE_BROWSER_MS = 75_000;
 /** A fragment holds the asked moment: its PDT is at most one segment (2 s) before it. */
@@ -56,17 +59,19 @@ const consoleErrors: { text: string; url: string }[] = [];
 
 const noChromium = !chromiumAvailable();
 
-const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
-  fetch(`${system.urls.channel}${path}`, {
+const api = (path: string, init: { method?: string; body?: unknown } = {}, base = system.urls.channel) =>
+  fetch(`${base}${path}`, {
     method: init.method ?? 'GET',
     headers: { 'content-type': 'application/json', 'x-jwt': `Bearer ${token}` },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
 
-/** The as-run log of the last two hours, as the API answers it. */
-async function asRun(): Promise<Entry[]> {
+/** The as-run log of the last two hours, as the channel API (or the schedule API) answers it. */
+async function asRun(schedule = false): Promise<Entry[]> {
   const q = new URLSearchParams({ start: new Date(Date.now() - 7_200_000).toISOString(), limit: '1000' });
-  const res = await api(`/channel/${encodeURIComponent(channelId)}/asrun?${q}`);
+  const res = schedule
+    ? await api(`/channels/${STUDIO}/asrun?${q}`, {}, system.urls.schedule)
+    : await api(`/channel/${encodeURIComponent(channelId)}/asrun?${q}`);
   expect(res.status).toBe(200);
   return (await res.json()) as Entry[];
 }
@@ -99,13 +104,17 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   const channel = (await created.json()) as { id: string; playback: string };
   channelId = channel.id;
+  await makeStudio();
   await waitOnAir(channel.playback, 60_000);
   const onAirAt = Date.now();
-  // vod-a is 20 s and the preroll 6 s: by now a few of each have aired.
+  // vod-a is 20 s and the preroll 6 s: by now a few of each have aired, and the studio's entry.
   await waitFor(
-    () => asRun(),
-    (entries) => entries.length >= 3 && Date.now() - onAirAt >= AIRED_BEFORE_BROWSER_MS,
-    { timeoutMs: 180_000, intervalMs: 1000, what: 'the channel to air a few items for 75 s' },
+    async () => ({ news: await asRun(), studio: await asRun(true) }),
+    ({ news, studio }) =>
+      news.length >= 3 &&
+      studio.some((e) => e.title === 'Studio VOD') &&
+      Date.now() - onAirAt >= AIRED_BEFORE_BROWSER_MS,
+    { timeoutMs: 180_000, intervalMs: 1000, what: 'the channels to air a few items for 75 s' },
   );
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   browserOpenedAt = Date.now();
@@ -118,6 +127,30 @@ beforeAll(async () => {
   });
   await page.goto(`${system.urls.console}#/channel/c/${encodeURIComponent(channelId)}`);
 }, 300_000);
+
+/** The schedule channel, with vod-a scheduled a few seconds from now (it airs its 20 s, then slate). */
+async function makeStudio() {
+  const made = await api(
+    '/channels',
+    { method: 'POST', body: { id: STUDIO, title: 'Studio' } },
+    system.urls.schedule,
+  );
+  expect(made.status).toBe(201);
+  const entry = await api(
+    `/channels/${STUDIO}/schedule`,
+    {
+      method: 'POST',
+      body: {
+        title: 'Studio VOD',
+        type: 'VOD',
+        url: `${origin.url}/${fixtures.vodA.path}`,
+        start: new Date(Date.now() + 5_000).toISOString(),
+      },
+    },
+    system.urls.schedule,
+  );
+  expect(entry.status).toBe(201);
+}
 
 afterAll(async () => {
   if (browserOpenedAt) console.info(`console as-run: browser time ${Date.now() - browserOpenedAt} ms`);
@@ -250,7 +283,29 @@ describe.skipIf(noChromium)("the console's channel page: as-run, start-over, sou
     await page.locator('#edit-error').waitFor();
     expect(await source.getAttribute('aria-invalid')).toBe('true');
     await shot('source-refused');
+  });
 
+  it("lists a schedule channel's as-run log from the schedule API", async () => {
+    await page.goto(`${system.urls.console}#/channel/s/${STUDIO}`);
+    const aired = await asRun(true);
+    const rows = await waitFor(
+      shownRows,
+      (r) => r.length >= aired.length && r.some((x) => x.title === 'Studio VOD'),
+      {
+        timeoutMs: 15_000,
+        what: "the schedule channel's as-run table",
+      },
+    );
+    await shot('schedule-asrun');
+    expect(
+      rows
+        .slice(0, aired.length)
+        .map(({ startMs, endMs, id, kind, title }) => ({ startMs, endMs, id, kind, title })),
+    ).toEqual(aired.map(({ startMs, endMs, id, kind, title }) => ({ startMs, endMs, id, kind, title })));
+    expect(rows.map((r) => r.title)).toContain('Studio VOD');
+  });
+
+  it('logged no console errors but the refusal it asked for', () => {
     const unexpected = consoleErrors.filter(
       // the refused PATCH, made on purpose
       (e) => !(/status of 400/.test(e.text) && e.url.endsWith(`/channel/${encodeURIComponent(channelId)}`)),
