@@ -5,7 +5,8 @@
  * in the page's player an EVENT playlist whose first fragment aired at the moment asked, and "Back to
  * live" returns to the live playlist; a source changed from the page to a URL that answers 404 is
  * saved with the API's warning on that field, and a malformed one is refused with the field marked; a
- * schedule channel's as-run table lists what the schedule API says it aired.
+ * schedule channel's as-run table lists what the schedule API says it aired; the create form makes a
+ * channel with an interstitial preroll and shows the warning for its 404 source.
  * The channel airs for about 75 s before the browser opens, so the browser's own time stays short
  * (printed). Screenshots go to test-output/console-asrun/ (gitignored).
  */
@@ -303,6 +304,27 @@ describe.skipIf(noChromium)("the console's channel page: as-run, start-over, sou
         .map(({ startMs, endMs, id, kind, title }) => ({ startMs, endMs, id, kind, title })),
     ).toEqual(aired.map(({ startMs, endMs, id, kind, title }) => ({ startMs, endMs, id, kind, title })));
     expect(rows.map((r) => r.title)).toContain('Studio VOD');
+  });
+
+  it('creates a channel with an interstitial preroll from the form and shows the warning for its 404 source', async () => {
+    await page.goto(`${system.urls.console}#/`);
+    await page.getByLabel('Name').fill('asrun-broken');
+    await page.getByLabel('VOD URL (HLS)').fill(`${origin.url}/no-such/master.m3u8`);
+    await page.getByLabel('Preroll URL (optional, Loop only)').fill(`${origin.url}/${fixtures.preroll.path}`);
+    await page.getByLabel('Preroll duration (ms)').fill('6000');
+    await page.getByLabel('Preroll delivery').selectOption('interstitial');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    const warning = page.locator('#create-warnings li[data-field="url"]');
+    await warning.waitFor({ timeout: 15_000 });
+    expect(await warning.getAttribute('data-code')).toBe('not_found');
+    expect(await page.locator('#url').getAttribute('data-warned')).toBe('true');
+    await shot('create-warning');
+    const listed = (await (await api('/channel')).json()) as { id: string; name: string }[];
+    const made = listed.find((c) => c.name === 'asrun-broken');
+    const stored = (await (await api(`/channel/${encodeURIComponent(made!.id)}`)).json()) as {
+      opts?: { preroll?: { delivery?: string } };
+    };
+    expect(stored.opts?.preroll?.delivery).toBe('interstitial');
   });
 
   it('logged no console errors but the refusal it asked for', () => {
