@@ -8,6 +8,8 @@ import { message } from './api';
 import { type AsRunEntry, type AsRunSource, asRunPath, localDay, readAsRun, readAsRunCsv } from './asrun-log';
 
 const REFRESH_MS = 15_000;
+/** A day of a 12 s loop is 7,200 entries: the table shows the latest, the CSV has them all. */
+const MAX_ROWS = 500;
 
 const time = (ms: number) => new Date(ms).toLocaleTimeString();
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -103,10 +105,12 @@ function AsRunTable({
   entries: AsRunEntry[];
   onStartOver: (startMs: number) => void;
 }) {
+  const shown = entries.slice(-MAX_ROWS);
   return (
     <table data-asrun>
       <caption class="hint">
-        What aired, oldest first ({entries.length} {entries.length === 1 ? 'entry' : 'entries'})
+        What aired, oldest first ({entries.length} {entries.length === 1 ? 'entry' : 'entries'}
+        {shown.length < entries.length && `; the latest ${shown.length} shown, the CSV has them all`})
       </caption>
       <thead>
         <tr>
@@ -122,7 +126,7 @@ function AsRunTable({
         </tr>
       </thead>
       <tbody>
-        {entries.map((e) => (
+        {shown.map((e) => (
           <tr key={`${e.startMs}-${e.id}`} data-start-ms={e.startMs} data-end-ms={e.endMs} data-id={e.id}>
             <td>
               <time dateTime={new Date(e.startMs).toISOString()}>{time(e.startMs)}</time>
