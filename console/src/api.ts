@@ -37,12 +37,12 @@ export const cfg = (): ConsoleConfig => {
   return config;
 };
 
-/** A JSON request to `base + path`; the parsed body, undefined for 204. */
-export async function call<T>(
+/** A request to `base + path` with the token; an API refusal becomes an ApiError. */
+export async function request(
   base: string,
   path: string,
   init: { method?: string; body?: unknown } = {},
-): Promise<T> {
+): Promise<Response> {
   const token = getToken();
   const res = await fetch(`${base}${path}`, {
     method: init.method ?? 'GET',
@@ -52,14 +52,31 @@ export async function call<T>(
     },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
+  if (!res.ok) throw await refusal(res);
+  return res;
+}
+
+async function refusal(res: Response): Promise<ApiError> {
+  const text = await res.text();
+  let err: { message?: string; field?: string } = {};
+  try {
+    err = (text ? JSON.parse(text) : {}) as typeof err;
+  } catch {
+    // not JSON (a proxy's page): the status says enough
+  }
+  return new ApiError(res.status, err.message ?? `${res.status} ${res.statusText}`, err.field);
+}
+
+/** A JSON request to `base + path`; the parsed body, undefined for 204. */
+export async function call<T>(
+  base: string,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  const res = await request(base, path, init);
   if (res.status === 204) return undefined as T;
   const text = await res.text();
-  const body = text ? (JSON.parse(text) as unknown) : undefined;
-  if (!res.ok) {
-    const err = (body ?? {}) as { message?: string; field?: string };
-    throw new ApiError(res.status, err.message ?? `${res.status} ${res.statusText}`, err.field);
-  }
-  return body as T;
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 export const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -1,20 +1,27 @@
 /**
- * One channel: its health, the player with its live stats, the timeline of what is on now and next
- * (aligned to the frame on screen) and what the engine reported about it (slates, errors). The channel
- * is read again every 15 s so its status stays current.
+ * One channel: its health, the player with its live stats (or start-over from a past moment), the
+ * timeline of what is on now and next (aligned to the frame on screen), what the engine reported about
+ * it (slates, errors), its as-run log, and for a channel-service channel its source and preroll to
+ * change. The channel is read again every 15 s so its status stays current.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, cfg, message } from './api';
+import { AsRunLog } from './asrun';
+import type { AsRunSource } from './asrun-log';
+import { type ChannelDetail, ChannelEdit } from './channel-edit';
 import type { StreamState } from './event-stream';
 import { Player } from './player';
 import { type EngineNotice, usePlayout } from './playout';
 import { ScheduleEditor } from './schedule-editor';
+import { checkStartOver, StartOver, timeShifted } from './start-over';
 import { type Health, StatusBadge } from './status';
 import { Timeline, useEpg } from './timeline';
 
 interface Found extends Health {
   title: string;
   playback: string;
+  /** A channel-service channel as `GET /channel/{id}` answers it. */
+  detail?: ChannelDetail;
 }
 
 const REFRESH_MS = 15_000;
@@ -27,19 +34,43 @@ async function findChannel(kind: string, id: string): Promise<Found> {
     );
     return { title: c.title, playback: c.playback, status: c.status, statusReason: c.statusReason };
   }
-  const list = await call<({ id: string; name: string; url: string; playback?: string } & Health)[]>(
-    cfg().channelApi,
-    '/channel?limit=1000',
-  );
-  const c = list.find((x) => x.id === id);
-  if (!c) throw new Error(`no channel ${id}`);
-  return { title: c.name, playback: c.playback ?? c.url, status: c.status, statusReason: c.statusReason };
+  const c = await call<ChannelDetail>(cfg().channelApi, `/channel/${encodeURIComponent(id)}`);
+  return { title: c.name, playback: c.playback, status: c.status, statusReason: c.statusReason, detail: c };
+}
+
+const asRunSource = (kind: string, id: string): AsRunSource =>
+  kind === 's'
+    ? { base: cfg().scheduleApi, path: `/channels/${encodeURIComponent(id)}/asrun` }
+    : { base: cfg().channelApi, path: `/channel/${encodeURIComponent(id)}/asrun` };
+
+/** Start-over: the moment played from (undefined: live), and the engine's refusal of the last asked. */
+function useStartOver(playback: string | undefined) {
+  const [startedAt, setStartedAt] = useState<number | undefined>();
+  const [error, setError] = useState('');
+  const start = async (ms: number) => {
+    if (!playback) return;
+    setError('');
+    try {
+      const refused = await checkStartOver(timeShifted(playback, ms));
+      if (refused) return setError(refused);
+      setStartedAt(ms);
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+  const live = () => {
+    setError('');
+    setStartedAt(undefined);
+  };
+  const src = playback && (startedAt === undefined ? playback : timeShifted(playback, startedAt));
+  return { startedAt, error, start, live, src };
 }
 
 export function ChannelPage({ kind, id }: { kind: string; id: string }) {
   const [found, setFound] = useState<Found | undefined>();
   const [error, setError] = useState('');
   const [screenTime, setScreenTime] = useState<number | undefined>();
+  const startOver = useStartOver(found?.playback);
   useEffect(() => {
     const load = () =>
       findChannel(kind, id).then(
@@ -68,11 +99,17 @@ export function ChannelPage({ kind, id }: { kind: string; id: string }) {
             {error}
           </p>
         )}
-        {found && (
+        {found && startOver.src && (
           <>
-            <Player src={found.playback} onScreenTime={setScreenTime} />
+            <Player src={startOver.src} onScreenTime={setScreenTime} />
+            <StartOver
+              startedAt={startOver.startedAt}
+              error={startOver.error}
+              onStart={startOver.start}
+              onLive={startOver.live}
+            />
             <p class="hint">
-              Playback URL: <code>{found.playback}</code>
+              Playback URL: <code>{startOver.src}</code>
             </p>
           </>
         )}
@@ -85,6 +122,27 @@ export function ChannelPage({ kind, id }: { kind: string; id: string }) {
           ) : (
             <PlayoutTimeline id={id} playback={found.playback} screenTime={screenTime} />
           )}
+        </section>
+      )}
+      {found && (
+        <section aria-labelledby="asrun-title">
+          <h2 id="asrun-title">As-run log</h2>
+          <AsRunLog
+            source={asRunSource(kind, id)}
+            name={found.detail?.name ?? id}
+            onStartOver={(ms) => void startOver.start(ms)}
+          />
+        </section>
+      )}
+      {found?.detail && (
+        <section aria-labelledby="edit-title">
+          <ChannelEdit
+            key={found.detail.id}
+            channel={found.detail}
+            onSaved={(c) =>
+              setFound((old) => old && { ...old, detail: c, status: c.status, statusReason: c.statusReason })
+            }
+          />
         </section>
       )}
     </>

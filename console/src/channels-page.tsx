@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, cfg, message } from './api';
-import { type FormError, formError, invalidProps } from './form-errors';
+import { CreateChannel } from './create-channel';
 import { type Health, StatusBadge } from './status';
 
 interface Channel extends Health {
@@ -130,70 +130,5 @@ export function ChannelsPage() {
         </section>
       )}
     </>
-  );
-}
-
-function CreateChannel({ onCreated }: { onCreated: () => void }) {
-  const demo = `${cfg().playback}/demo/master.m3u8`;
-  const [form, setForm] = useState({ name: '', type: 'Loop', url: demo, preroll: '', duration: '' });
-  const [error, setError] = useState<FormError | undefined>();
-  const set = (k: keyof typeof form) => (e: Event) =>
-    setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });
-  const invalid = (field: string) => invalidProps(error, field, 'create-error');
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    const body = {
-      name: form.name,
-      type: form.type,
-      url: form.url,
-      ...(form.preroll ? { opts: { preroll: { url: form.preroll, duration: form.duration } } } : {}),
-    };
-    try {
-      await call(cfg().channelApi, '/channel', { method: 'POST', body });
-      setForm({ ...form, name: '' });
-      onCreated();
-    } catch (err) {
-      setError(formError(err));
-    }
-  };
-  return (
-    <section aria-labelledby="create-title">
-      <h2 id="create-title">Create a channel</h2>
-      <form onSubmit={submit} noValidate>
-        <label for="name">Name</label>
-        <input id="name" value={form.name} onInput={set('name')} autoComplete="off" {...invalid('name')} />
-        <p class="hint">Lowercase letters, digits and hyphens: it is part of the playback URL.</p>
-        <label for="type">Type</label>
-        <select id="type" value={form.type} onChange={set('type')} {...invalid('type')}>
-          <option>Loop</option>
-          <option>WebHook</option>
-        </select>
-        <label for="url">{form.type === 'Loop' ? 'VOD URL (HLS)' : 'WebHook URL'}</label>
-        <input id="url" type="url" value={form.url} onInput={set('url')} {...invalid('url')} />
-        <label for="preroll">Preroll URL (optional, Loop only)</label>
-        <input
-          id="preroll"
-          type="url"
-          value={form.preroll}
-          onInput={set('preroll')}
-          {...invalid('opts.preroll.url')}
-        />
-        <label for="duration">Preroll duration (ms)</label>
-        <input
-          id="duration"
-          inputMode="numeric"
-          value={form.duration}
-          onInput={set('duration')}
-          {...invalid('opts.preroll.duration')}
-        />
-        <button type="submit">Create channel</button>
-        {error && (
-          <p id="create-error" role="alert" class="error">
-            {error.text}
-          </p>
-        )}
-      </form>
-    </section>
   );
 }

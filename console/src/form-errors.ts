@@ -21,3 +21,16 @@ export const namesField = (named: string | undefined, path: string): boolean =>
 /** The attributes that mark an input the error names, tied to the error's text for screen readers. */
 export const invalidProps = (error: FormError | undefined, path: string, errorId: string) =>
   namesField(error?.field, path) ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
+
+/** A source the API accepted but could not read as HLS (`warnings` of POST and PATCH /channel). */
+export interface SourceWarning {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** The attributes that mark an input a warning names (not invalid: the API accepted it). */
+export const warnedProps = (warnings: readonly SourceWarning[], path: string, noticeId: string) =>
+  warnings.some((w) => namesField(w.field, path))
+    ? { 'data-warned': true, 'aria-describedby': noticeId }
+    : {};

@@ -28,7 +28,12 @@ function App() {
     shown === 'token' ? (
       <TokenPage onToken={setTokenState} />
     ) : view === 'channel' && arg ? (
-      <ChannelPage kind={decodeURIComponent(arg)} id={decodeURIComponent(path.split('/')[2] ?? '')} />
+      // A new channel is a new page: nothing of the last one (player, as-run, forms) is shown for it.
+      <ChannelPage
+        key={path}
+        kind={decodeURIComponent(arg)}
+        id={decodeURIComponent(path.split('/')[2] ?? '')}
+      />
     ) : shown === 'autoabr' ? (
       <AutoabrPage />
     ) : (
