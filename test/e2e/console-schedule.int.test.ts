@@ -173,7 +173,9 @@ describe.skipIf(noChromium)("scheduling from a schedule channel's page", () => {
     );
     const row = page.locator(`tr[data-title="Morning film"]`);
     await row.waitFor();
-    const vodStart = Math.ceil((Date.now() + 6_000) / 1000) * 1000;
+    // Far enough ahead that a busy machine (the move, the spare, the LIVE entry, the engine's 5 s schedule
+    // reads) still has the entry in the engine's plan before it starts.
+    const vodStart = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
     await row.locator('input[type="datetime-local"]').fill(local(vodStart));
     await row.getByRole('button', { name: 'Move' }).click();
     const moved = await waitFor(
