@@ -50,6 +50,9 @@ beforeAll(async () => {
     services: ['schedule'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500', SCHEDULE_HORIZON_HOURS: '1' },
   });
+  // The system runs no engine of its own, so it names none to play a slate from: these engines play
+  // the fixtures' slate (without one, a channel whose live source dies would fall to EXT-X-GAP segments).
+  process.env.ENGINE_SLATE_URI = `${origin.url}/${fixtures.slate.path}`;
   for (let i = 0; i < 2; i++) {
     const engine = createOnairEngine({
       port: 0,
