@@ -53,6 +53,13 @@ interface Lease {
   expiresAtMs: number;
 }
 
+/**
+ * The most items the in-memory store keeps per channel for start-over, whatever the retention: a
+ * 12 s loop airs 7,200 items a day, and 10,000 such channels kept 24 h would hold ~19 GB in one
+ * process. 1,000 items is 3 h 20 min of such a loop, a day of 90 s items (docs/timeshift.md).
+ */
+export const MEMORY_RETAINED_ITEMS = 1000;
+
 export class InMemoryPlayoutLogStore implements LeasingLogStore {
   private readonly logs = new Map<string, Log>();
   private readonly leases = new Map<string, Lease>();
@@ -96,9 +103,12 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
     const log = this.logs.get(channelId);
     const first = log?.items[0];
     if (!log || !first) return;
-    let drop = Math.min(Math.max(0, keepFromSeq - first.seq), log.items.length);
+    const trimmable = Math.min(Math.max(0, keepFromSeq - first.seq), log.items.length);
+    let drop = trimmable;
     const horizon = this.clock() - this.retainMs;
     while (drop > 0 && log.items[drop - 1]!.startMs + log.items[drop - 1]!.durationMs > horizon) drop--;
+    // Retained for start-over, but never more than MEMORY_RETAINED_ITEMS of them.
+    drop = Math.max(drop, Math.min(trimmable, log.items.length - MEMORY_RETAINED_ITEMS));
     log.items.splice(0, drop);
   }
 
