@@ -8,8 +8,9 @@
  * First, --sim-hours simulated hours of two channels on an injected clock measure drift (scripts/bench/drift-sim.ts).
  * The engine process (scripts/bench/engine-process.ts) and the ceiling are bundled with esbuild as the
  * container bundles the engine, and run with plain node. For each channel count N:
- *   - the ceiling: a raw node:http server returning one prebuilt playlist of the same size, loaded by
- *     wrk exactly like the engine, before and after the engine (the machine may be shared);
+ *   - the ceiling: a raw node:http server replaying the engine's own answers (every path's status, headers
+ *     and bytes, captured once from the engine once its channels are ready), loaded by wrk exactly like
+ *     the engine, twice right after the engine's process has ended (the machine may be shared);
  *   - a fresh engine process (node --expose-gc) with N Loop channels of the 12 s demo VOD, created at
  *     once: the time until every channel has rendered its first playlist; memory after forced GC, from
  *     1 to N channels, / (N - 1);
@@ -26,7 +27,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleAll } from './bench/bundle';
-import type { CeilingProcessInfo } from './bench/ceiling-process';
+import type { CaptureSummary, CeilingProcessInfo } from './bench/ceiling-process';
 import { mediaPlaylistPath } from './bench/channel-paths';
 import { simulateDrift } from './bench/drift-sim';
 import type { EdgeSample, EngineProcessInfo } from './bench/engine-process';
@@ -106,7 +107,8 @@ async function measureEngine(
   bundles: Bundles,
   channels: number,
   pathsFile: string,
-): Promise<Omit<ChannelsRun, 'ceiling'>> {
+  ceiling: Child<CeilingProcessInfo>,
+): Promise<Omit<ChannelsRun, 'ceiling'> & { captured: CaptureSummary }> {
   const nodeFlags = ['--expose-gc', '--enable-source-maps'];
   if (opts.profile) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`);
   const engine = await forkTs<EngineProcessInfo>(bundles.engine, [], {
@@ -126,6 +128,8 @@ async function measureEngine(
     await sleep(1000);
     const steady = await engine.call<MemorySnapshot>('memory');
     const steadyItems = await engine.call<number>('tailItems');
+    progress(`${channels} channels: capturing every playlist for the ceiling`);
+    const captured = await ceiling.call<CaptureSummary>('capture', { port: engine.info.port, pathsFile });
 
     progress(`${channels} channels: idle for ${IDLE_SECONDS} s`);
     const idleFromMs = Date.now();
@@ -145,6 +149,7 @@ async function measureEngine(
     const problems = await engine.call<{ vodErrors: number; slates: number }>('problems');
     return {
       channels,
+      captured,
       startupMs: added.ms,
       engine: load,
       memory: { empty, one, steady, afterLoad },
@@ -161,7 +166,7 @@ async function measureEngine(
   }
 }
 
-/** The ceiling just before and just after the engine (not running at the same time). */
+/** The engine, then the ceiling twice with the engine's answers (never running at the same time). */
 async function measureChannels(
   bundles: Bundles,
   channels: number,
@@ -170,12 +175,11 @@ async function measureChannels(
 ): Promise<ChannelsRun> {
   const paths = Array.from({ length: channels }, (_, n) => mediaPlaylistPath(n));
   const pathsFile = await writePaths(dir, `paths-${channels}`, paths);
-  progress(`${channels} channels: ceiling`);
-  const before = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
-  const run = await measureEngine(bundles, channels, pathsFile);
-  progress(`${channels} channels: ceiling again`);
-  const after = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
-  return { ...run, ceiling: { rps: (before.rps + after.rps) / 2, before, after } };
+  const run = await measureEngine(bundles, channels, pathsFile, ceiling);
+  progress(`${channels} channels: ceiling (the engine's answers replayed)`);
+  const first = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
+  const second = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
+  return { ...run, ceiling: { rps: (first.rps + second.rps) / 2, first, second } };
 }
 
 async function sharedStoreMain(stores: StoreKind[]): Promise<void> {
@@ -213,13 +217,12 @@ async function main(): Promise<void> {
   const [engine, ceilingBundle] = await bundleAll([ENGINE_SOURCE, CEILING_SOURCE]);
   const bundles: Bundles = { engine: engine!.file, ceiling: ceilingBundle!.file, engineBytes: engine!.bytes };
   progress(`simulating ${SIM_HOURS} h of playout`);
-  const { samplePlaylist, ...drift } = await simulateDrift(SIM_HOURS);
+  const { samplePlaylist: _sample, ...drift } = await simulateDrift(SIM_HOURS);
 
   const ceiling = await forkTs<CeilingProcessInfo>(bundles.ceiling, []);
   pinProcess(ceiling.pid, ENGINE_CORE);
   const runs: ChannelsRun[] = [];
   try {
-    await ceiling.call('setBody', { text: samplePlaylist });
     for (const n of CHANNELS) runs.push(await measureChannels(bundles, n, ceiling, dirname(bundles.engine)));
   } finally {
     await ceiling.call('stop').catch(() => undefined);
@@ -244,7 +247,6 @@ async function main(): Promise<void> {
       loadCores: LOAD_CORE,
     },
     engineBundleBytes: bundles.engineBytes,
-    ceilingBodyBytes: Buffer.byteLength(samplePlaylist),
     runs,
     drift,
   };
