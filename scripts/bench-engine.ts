@@ -63,7 +63,7 @@ const { values: opts } = parseArgs({
     'engine-core': { type: 'string', default: '0' },
     'load-core': { type: 'string', default: '1' },
     out: { type: 'string', default: '.cache/bench-engine.json' },
-    /** Writes a V8 CPU profile of each engine process to .cache/bench-prof/ (open in Chrome DevTools). */
+    /** Writes a V8 CPU profile and a sampling heap profile (live after the load) of each engine process to .cache/bench-prof/. */
     profile: { type: 'boolean', default: false },
   },
 });
@@ -118,6 +118,7 @@ async function measureEngine(
   pinProcess(engine.pid, ENGINE_CORE);
   try {
     const empty = await engine.call<MemorySnapshot>('memory');
+    if (opts.profile) await engine.call('heapSamplingStart');
     progress(`${channels} channels: creating them`);
     // One channel first: what every engine holds once it plays anything (the parsed VOD, compiled code)
     // is not a per-channel cost. Memory per channel is the slope from 1 to N channels.
@@ -145,6 +146,8 @@ async function measureEngine(
     const load = await measureLoad(engine.pid, engine.info.port, pathsFile);
     const edgesAfter = await engine.call<EdgeSample>('edges');
     const afterLoad = await engine.call<MemorySnapshot>('memory');
+    if (opts.profile)
+      await engine.call('heapSamplingWrite', { file: `${PROFILE_DIR}/heap-${channels}.heapprofile` });
     const afterLoadItems = await engine.call<number>('tailItems');
     const problems = await engine.call<{ vodErrors: number; slates: number }>('problems');
     return {

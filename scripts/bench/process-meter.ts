@@ -17,6 +17,8 @@ export interface CpuWindow {
 export interface MemorySnapshot {
   rssBytes: number;
   heapUsedBytes: number;
+  /** The V8 heap as committed (used plus free pages kept): RSS that garbage collection did not return. */
+  heapTotalBytes: number;
   /** Buffers and other memory outside the V8 heap. */
   externalBytes: number;
   gcForced: boolean;
@@ -59,6 +61,7 @@ export function memorySnapshot(): MemorySnapshot {
   return {
     rssBytes: m.rss,
     heapUsedBytes: m.heapUsed,
+    heapTotalBytes: m.heapTotal,
     externalBytes: m.external,
     gcForced: gc !== undefined,
   };

@@ -14,16 +14,50 @@ export const PLAYLIST_VERSION = 6;
 
 /**
  * A segment's own lines (date, decorations, EXTINF, byte range, URI) never change, and a segment stays
- * in ~window/segment consecutive playlists: render them once per item. Dropped with the item. Looked
- * up by the source segment object (no key string built per request); a looping item plays one source
- * segment at several positions, chained.
+ * in ~window/segment consecutive playlists: a rendition's next render reuses the blocks of its last one.
+ * Only the last render's blocks are kept, so what is held is bounded by the window (not by how long an
+ * item or the log lives: the log may keep a day of items for start-over). Looked up by the source
+ * segment object (no key string built per request); a looping item, or the next item of the same VOD,
+ * plays one source segment at several positions, chained.
  */
 interface Block {
+  item: PlayoutItem;
   position: number;
   text: string;
   other: Block | undefined;
 }
-const blocks = new WeakMap<PlayoutItem, Map<SourceSegment, Block>>();
+
+export class SegmentBlocks {
+  private last = new Map<SourceSegment, Block>();
+  private next = new Map<SourceSegment, Block>();
+
+  text(s: WindowSegment): string {
+    let text: string | undefined;
+    for (let b = this.last.get(s.segment); b; b = b.other)
+      if (b.item === s.item && b.position === s.position) {
+        text = b.text;
+        break;
+      }
+    text ??= renderBlock(s);
+    this.next.set(s.segment, { item: s.item, position: s.position, text, other: this.next.get(s.segment) });
+    return text;
+  }
+
+  /** Blocks held: the segments of the last render. */
+  get held(): number {
+    let n = 0;
+    for (let b of this.last.values()) for (; b; b = b.other!) n++;
+    return n;
+  }
+
+  /** The render is done: its blocks are the ones the next render may reuse. */
+  rendered(): void {
+    const spare = this.last;
+    spare.clear();
+    this.last = this.next;
+    this.next = spare;
+  }
+}
 
 function renderBlock(s: WindowSegment): string {
   const seg = s.segment;
@@ -35,20 +69,8 @@ function renderBlock(s: WindowSegment): string {
   return text + seg.uri;
 }
 
-function segmentBlock(s: WindowSegment): string {
-  let perItem = blocks.get(s.item);
-  if (!perItem) {
-    perItem = new Map();
-    blocks.set(s.item, perItem);
-  }
-  const first = perItem.get(s.segment);
-  for (let b = first; b; b = b.other) if (b.position === s.position) return b.text;
-  const text = renderBlock(s);
-  perItem.set(s.segment, { position: s.position, text, other: first });
-  return text;
-}
-
-export function renderMediaPlaylist(win: PlaylistWindow): string {
+/** `blocks`: the rendition's blocks from its last render (live playlists); without, every block is rendered. */
+export function renderMediaPlaylist(win: PlaylistWindow, blocks?: SegmentBlocks): string {
   let out =
     `#EXTM3U\n#EXT-X-VERSION:${PLAYLIST_VERSION}\n#EXT-X-TARGETDURATION:${win.targetDurationS}\n` +
     `#EXT-X-MEDIA-SEQUENCE:${win.mediaSequence}\n#EXT-X-DISCONTINUITY-SEQUENCE:${win.discontinuitySequence}\n`;
@@ -70,7 +92,8 @@ export function renderMediaPlaylist(win: PlaylistWindow): string {
     if (segMap && (fresh || segMap !== map)) out += `${segMap}\n`;
     keys = seg.keys;
     map = segMap;
-    out += `${segmentBlock(s)}\n`;
+    out += `${blocks ? blocks.text(s) : renderBlock(s)}\n`;
   }
+  blocks?.rendered();
   return out;
 }
