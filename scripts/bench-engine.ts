@@ -63,6 +63,8 @@ const { values: opts } = parseArgs({
     'engine-core': { type: 'string', default: '0' },
     'load-core': { type: 'string', default: '1' },
     out: { type: 'string', default: '.cache/bench-engine.json' },
+    /** Extra node flags for the engine process, comma-separated (e.g. --max-semi-space-size=2): to try V8 levers. */
+    'engine-node-flags': { type: 'string', default: '' },
     /** Writes a V8 CPU profile and a sampling heap profile (live after the load) of each engine process to .cache/bench-prof/. */
     profile: { type: 'boolean', default: false },
   },
@@ -109,7 +111,12 @@ async function measureEngine(
   pathsFile: string,
   ceiling: Child<CeilingProcessInfo>,
 ): Promise<Omit<ChannelsRun, 'ceiling'> & { captured: CaptureSummary }> {
-  const nodeFlags = ['--expose-gc', '--enable-source-maps'];
+  const nodeFlags = [
+    '--expose-gc',
+    '--enable-source-maps',
+    ...opts['engine-node-flags'].split(',').filter(Boolean),
+  ];
+  if (opts.profile) await mkdir(PROFILE_DIR, { recursive: true });
   if (opts.profile) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`);
   const engine = await forkTs<EngineProcessInfo>(bundles.engine, [], {
     nodeFlags,

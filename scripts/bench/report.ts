@@ -56,7 +56,7 @@ function servingChecks(r: ChannelsRun): TargetCheck[] {
       figure:
         `${f(share * 100)} % (${int(r.engine.rps)} of ${int(r.ceiling.rps)} req/s); by CPU per request ` +
         `${f(cpuShare(r) * 100)} % (${f(cpuPerRequestUs(r.engine))} µs vs ${f(cpuPerRequestUs(r.ceiling.first))} / ${f(cpuPerRequestUs(r.ceiling.second))} µs); ` +
-        `server CPU engine ${cpuCell(r.engine)} %, ceiling ${cpuCell(r.ceiling.first)} / ${cpuCell(r.ceiling.second)} %`,
+        `server CPU % engine ${cpuCell(r.engine)}, ceiling ${cpuCell(r.ceiling.first)} / ${cpuCell(r.ceiling.second)}`,
       met: share >= goal.share,
     },
     {

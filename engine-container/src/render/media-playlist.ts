@@ -14,33 +14,46 @@ export const PLAYLIST_VERSION = 6;
 
 /**
  * A segment's own lines (date, decorations, EXTINF, byte range, URI) never change, and a segment stays
- * in ~window/segment consecutive playlists: a rendition's next render reuses the blocks of its last one.
- * Only the last render's blocks are kept, so what is held is bounded by the window (not by how long an
- * item or the log lives: the log may keep a day of items for start-over). Looked up by the source
- * segment object (no key string built per request); a looping item, or the next item of the same VOD,
- * plays one source segment at several positions, chained.
+ * in ~window/segment consecutive playlists: a rendition's next render reuses the blocks of its last one,
+ * as slices of the last body (shared bytes: nothing is held but that body and where each block is in it).
+ * Only the last render is kept, so what is held is bounded by the window, not by how long an item or the
+ * log lives (the log may keep a day of items for start-over). Looked up by the source segment object (no
+ * key string built per request); a looping item, or the next item of the same VOD, plays one source
+ * segment at several positions, chained.
  */
-interface Block {
+interface Span {
   item: PlayoutItem;
   position: number;
-  text: string;
-  other: Block | undefined;
+  start: number;
+  end: number;
+  other: Span | undefined;
 }
 
 export class SegmentBlocks {
-  private last = new Map<SourceSegment, Block>();
-  private next = new Map<SourceSegment, Block>();
+  private body = '';
+  private last = new Map<SourceSegment, Span>();
+  private next = new Map<SourceSegment, Span>();
 
+  /** The segment's block: from the last body when it was listed there. */
   text(s: WindowSegment): string {
-    let text: string | undefined;
     for (let b = this.last.get(s.segment); b; b = b.other)
-      if (b.item === s.item && b.position === s.position) {
-        text = b.text;
-        break;
-      }
-    text ??= renderBlock(s);
-    this.next.set(s.segment, { item: s.item, position: s.position, text, other: this.next.get(s.segment) });
-    return text;
+      if (b.item === s.item && b.position === s.position) return this.body.slice(b.start, b.end);
+    return renderBlock(s);
+  }
+
+  /** Where the segment's block is in the body being rendered. */
+  placed(s: WindowSegment, start: number, end: number): void {
+    const other = this.next.get(s.segment);
+    this.next.set(s.segment, { item: s.item, position: s.position, start, end, other });
+  }
+
+  /** The render is done: its body and blocks are the ones the next render may reuse. */
+  rendered(body: string): void {
+    this.body = body;
+    const spare = this.last;
+    spare.clear();
+    this.last = this.next;
+    this.next = spare;
   }
 
   /** Blocks held: the segments of the last render. */
@@ -48,14 +61,6 @@ export class SegmentBlocks {
     let n = 0;
     for (let b of this.last.values()) for (; b; b = b.other!) n++;
     return n;
-  }
-
-  /** The render is done: its blocks are the ones the next render may reuse. */
-  rendered(): void {
-    const spare = this.last;
-    spare.clear();
-    this.last = this.next;
-    this.next = spare;
   }
 }
 
@@ -92,8 +97,13 @@ export function renderMediaPlaylist(win: PlaylistWindow, blocks?: SegmentBlocks)
     if (segMap && (fresh || segMap !== map)) out += `${segMap}\n`;
     keys = seg.keys;
     map = segMap;
-    out += `${blocks ? blocks.text(s) : renderBlock(s)}\n`;
+    if (blocks) {
+      const start = out.length;
+      out += blocks.text(s);
+      blocks.placed(s, start, out.length);
+      out += '\n';
+    } else out += `${renderBlock(s)}\n`;
   }
-  blocks?.rendered();
+  blocks?.rendered(out);
   return out;
 }
