@@ -255,6 +255,7 @@ async function main(): Promise<void> {
       simHours: SIM_HOURS,
       engineCores: ENGINE_CORE,
       loadCores: LOAD_CORE,
+      engineNodeFlags: opts['engine-node-flags'],
     },
     engineBundleBytes: bundles.engineBytes,
     runs,

@@ -153,7 +153,7 @@ export function formatReport(results: BenchResults, checks: readonly TargetCheck
   out.push(
     `Engine benchmark: ${machine.cpus} cores, load average ${machine.loadAverageBefore} at the start, ` +
       `${machine.loadAverageAfter} at the end (a busy machine lowers every figure); node ${machine.node}.`,
-    `Servers (bundled engine ${int(results.engineBundleBytes)} B, raw node:http ceiling) pinned to core ${options.engineCores}, ` +
+    `Servers (bundled engine ${int(results.engineBundleBytes)} B${options.engineNodeFlags ? ` with node ${options.engineNodeFlags}` : ''}, raw node:http ceiling) pinned to core ${options.engineCores}, ` +
       `wrk pinned to core ${options.loadCores}: ${options.connections} keep-alive connections, round-robin over every ` +
       `channel's media playlist, ${options.seconds} s per measurement after 2 s of warm-up. The ceiling replays the ` +
       `engine's own answer to each path, captured once (mean playlist ${results.runs.map((r) => int(r.captured.meanBodyBytes)).join(', ')} B; ` +

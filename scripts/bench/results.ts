@@ -53,6 +53,8 @@ export interface BenchResults {
     simHours: number;
     engineCores: string;
     loadCores: string;
+    /** Extra node flags the engine ran with ('' = as the container runs it). */
+    engineNodeFlags: string;
   };
   engineBundleBytes: number;
   runs: ChannelsRun[];
