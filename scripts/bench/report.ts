@@ -7,6 +7,7 @@ export interface TargetCheck {
   met: boolean;
 }
 
+const MB = 1024 * 1024;
 const f = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
 const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '-');
 
@@ -114,6 +115,16 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
         `${f(largest.perChannel.rssMB, 4)} MB RSS, ${f(largest.perChannel.heapMB, 4)} MB heap; ` +
         `${f(largest.perChannelAfterLoad.rssMB, 4)} MB RSS after the load`,
       met: largest.perChannel.rssMB < 0.05,
+    });
+    const { steady, afterLoad } = largest.memory;
+    const growth = afterLoad.rssBytes / steady.rssBytes;
+    checks.push({
+      target: `RSS after the load <= 1.3x idle ${at}`,
+      figure:
+        `${int(steady.rssBytes / MB)} MB idle -> ${int(afterLoad.rssBytes / MB)} MB after the load (${f(growth, 2)}x; ` +
+        `V8 heap committed ${int(steady.heapTotalBytes / MB)} -> ${int(afterLoad.heapTotalBytes / MB)} MB, used ` +
+        `${int(steady.heapUsedBytes / MB)} -> ${int(afterLoad.heapUsedBytes / MB)} MB)`,
+      met: growth <= 1.3,
     });
     checks.push({
       target: `first playlists ready < 5 s after ${int(largest.channels)} channels are created at once`,
