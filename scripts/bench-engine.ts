@@ -27,7 +27,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleAll } from './bench/bundle';
-import type { CaptureSummary, CeilingProcessInfo } from './bench/ceiling-process';
+import type { CaptureSummary, CeilingProcessInfo } from './bench/ceiling/ceiling-process';
 import { mediaPlaylistPath } from './bench/channel-paths';
 import { simulateDrift } from './bench/drift-sim';
 import type { EdgeSample, EngineProcessInfo } from './bench/engine-process';
@@ -80,7 +80,7 @@ const WARMUP_S = 2;
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ENGINE_SOURCE = here('./bench/engine-process.ts');
-const CEILING_SOURCE = here('./bench/ceiling-process.ts');
+const CEILING_SOURCE = here('./bench/ceiling/ceiling-process.ts');
 const LOAD_PROCESS = here('./bench/shared-store/load.ts');
 const STATIC_DIR = here('../engine-container/static');
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? here('../.cache/bench-prof');

@@ -1,5 +1,5 @@
 /** The benchmark's results (also its JSON file) and the figures derived from raw measurements. */
-import type { CaptureSummary } from './ceiling-process';
+import type { CaptureSummary } from './ceiling/ceiling-process';
 import type { DriftResult } from './drift-sim';
 import type { EdgeSample } from './engine-process';
 import type { CpuSeconds } from './pin';

@@ -8,8 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { announceReady, serveRequests } from '../ipc';
 import { type CapturedResponse, captureResponses } from './captured-responses';
-import { announceReady, serveRequests } from './ipc';
 
 export interface CeilingProcessInfo {
   port: number;
