@@ -98,6 +98,16 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
         met: false,
       });
   for (const r of results.runs) checks.push(...servingChecks(r));
+  for (const r of results.runs.filter((x) => x.channels >= 100_000)) {
+    const rssGB = r.memory.steady.rssBytes / 1024 ** 3;
+    checks.push({
+      target: `${int(r.channels)} channels ready < 30 s in < 4 GB`,
+      figure:
+        `ready ${f(r.startupMs / 1000, 2)} s, idle RSS ${f(rssGB, 2)} GB, idle CPU ${f(r.idle.avgPct, 2)} % ` +
+        `(worst second ${f(r.idle.worstSecondPct, 0)} %), ${int(r.engine.rps)} req/s with p99 ${f(r.engine.latency.p99Ms, 2)} ms`,
+      met: r.startupMs < 30_000 && rssGB < 4,
+    });
+  }
   const largest = results.runs.reduce<ChannelsRun | undefined>(
     (best, r) => (!best || r.channels > best.channels ? r : best),
     undefined,
