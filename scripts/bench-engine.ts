@@ -8,8 +8,9 @@
  * First, --sim-hours simulated hours of two channels on an injected clock measure drift (scripts/bench/drift-sim.ts).
  * The engine process (scripts/bench/engine-process.ts) and the ceiling are bundled with esbuild as the
  * container bundles the engine, and run with plain node. For each channel count N:
- *   - the ceiling: a raw node:http server returning one prebuilt playlist of the same size, loaded by
- *     wrk exactly like the engine, before and after the engine (the machine may be shared);
+ *   - the ceiling: a raw node:http server replaying the engine's own answers (every path's status, headers
+ *     and bytes, captured once from the engine once its channels are ready), loaded by wrk exactly like
+ *     the engine, twice right after the engine's process has ended (the machine may be shared);
  *   - a fresh engine process (node --expose-gc) with N Loop channels of the 12 s demo VOD, created at
  *     once: the time until every channel has rendered its first playlist; memory after forced GC, from
  *     1 to N channels, / (N - 1);
@@ -26,7 +27,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleAll } from './bench/bundle';
-import type { CeilingProcessInfo } from './bench/ceiling-process';
+import type { CaptureSummary, CeilingProcessInfo } from './bench/ceiling/ceiling-process';
 import { mediaPlaylistPath } from './bench/channel-paths';
 import { simulateDrift } from './bench/drift-sim';
 import type { EdgeSample, EngineProcessInfo } from './bench/engine-process';
@@ -62,7 +63,9 @@ const { values: opts } = parseArgs({
     'engine-core': { type: 'string', default: '0' },
     'load-core': { type: 'string', default: '1' },
     out: { type: 'string', default: '.cache/bench-engine.json' },
-    /** Writes a V8 CPU profile of each engine process to .cache/bench-prof/ (open in Chrome DevTools). */
+    /** Extra node flags for the engine process, comma-separated (e.g. --max-semi-space-size=2): to try V8 levers. */
+    'engine-node-flags': { type: 'string', default: '' },
+    /** Writes a V8 CPU profile and a sampling heap profile (live after the load) of each engine process to .cache/bench-prof/. */
     profile: { type: 'boolean', default: false },
   },
 });
@@ -77,7 +80,7 @@ const WARMUP_S = 2;
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ENGINE_SOURCE = here('./bench/engine-process.ts');
-const CEILING_SOURCE = here('./bench/ceiling-process.ts');
+const CEILING_SOURCE = here('./bench/ceiling/ceiling-process.ts');
 const LOAD_PROCESS = here('./bench/shared-store/load.ts');
 const STATIC_DIR = here('../engine-container/static');
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? here('../.cache/bench-prof');
@@ -106,8 +109,14 @@ async function measureEngine(
   bundles: Bundles,
   channels: number,
   pathsFile: string,
-): Promise<Omit<ChannelsRun, 'ceiling'>> {
-  const nodeFlags = ['--expose-gc', '--enable-source-maps'];
+  ceiling: Child<CeilingProcessInfo>,
+): Promise<Omit<ChannelsRun, 'ceiling'> & { captured: CaptureSummary }> {
+  const nodeFlags = [
+    '--expose-gc',
+    '--enable-source-maps',
+    ...opts['engine-node-flags'].split(',').filter(Boolean),
+  ];
+  if (opts.profile) await mkdir(PROFILE_DIR, { recursive: true });
   if (opts.profile) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`);
   const engine = await forkTs<EngineProcessInfo>(bundles.engine, [], {
     nodeFlags,
@@ -116,6 +125,7 @@ async function measureEngine(
   pinProcess(engine.pid, ENGINE_CORE);
   try {
     const empty = await engine.call<MemorySnapshot>('memory');
+    if (opts.profile) await engine.call('heapSamplingStart');
     progress(`${channels} channels: creating them`);
     // One channel first: what every engine holds once it plays anything (the parsed VOD, compiled code)
     // is not a per-channel cost. Memory per channel is the slope from 1 to N channels.
@@ -126,6 +136,8 @@ async function measureEngine(
     await sleep(1000);
     const steady = await engine.call<MemorySnapshot>('memory');
     const steadyItems = await engine.call<number>('tailItems');
+    progress(`${channels} channels: capturing every playlist for the ceiling`);
+    const captured = await ceiling.call<CaptureSummary>('capture', { port: engine.info.port, pathsFile });
 
     progress(`${channels} channels: idle for ${IDLE_SECONDS} s`);
     const idleFromMs = Date.now();
@@ -141,10 +153,13 @@ async function measureEngine(
     const load = await measureLoad(engine.pid, engine.info.port, pathsFile);
     const edgesAfter = await engine.call<EdgeSample>('edges');
     const afterLoad = await engine.call<MemorySnapshot>('memory');
+    if (opts.profile)
+      await engine.call('heapSamplingWrite', { file: `${PROFILE_DIR}/heap-${channels}.heapprofile` });
     const afterLoadItems = await engine.call<number>('tailItems');
     const problems = await engine.call<{ vodErrors: number; slates: number }>('problems');
     return {
       channels,
+      captured,
       startupMs: added.ms,
       engine: load,
       memory: { empty, one, steady, afterLoad },
@@ -161,7 +176,7 @@ async function measureEngine(
   }
 }
 
-/** The ceiling just before and just after the engine (not running at the same time). */
+/** The engine, then the ceiling twice with the engine's answers (never running at the same time). */
 async function measureChannels(
   bundles: Bundles,
   channels: number,
@@ -170,12 +185,11 @@ async function measureChannels(
 ): Promise<ChannelsRun> {
   const paths = Array.from({ length: channels }, (_, n) => mediaPlaylistPath(n));
   const pathsFile = await writePaths(dir, `paths-${channels}`, paths);
-  progress(`${channels} channels: ceiling`);
-  const before = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
-  const run = await measureEngine(bundles, channels, pathsFile);
-  progress(`${channels} channels: ceiling again`);
-  const after = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
-  return { ...run, ceiling: { rps: (before.rps + after.rps) / 2, before, after } };
+  const run = await measureEngine(bundles, channels, pathsFile, ceiling);
+  progress(`${channels} channels: ceiling (the engine's answers replayed)`);
+  const first = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
+  const second = await measureLoad(ceiling.pid, ceiling.info.port, pathsFile);
+  return { ...run, ceiling: { rps: (first.rps + second.rps) / 2, first, second } };
 }
 
 async function sharedStoreMain(stores: StoreKind[]): Promise<void> {
@@ -213,13 +227,12 @@ async function main(): Promise<void> {
   const [engine, ceilingBundle] = await bundleAll([ENGINE_SOURCE, CEILING_SOURCE]);
   const bundles: Bundles = { engine: engine!.file, ceiling: ceilingBundle!.file, engineBytes: engine!.bytes };
   progress(`simulating ${SIM_HOURS} h of playout`);
-  const { samplePlaylist, ...drift } = await simulateDrift(SIM_HOURS);
+  const { samplePlaylist: _sample, ...drift } = await simulateDrift(SIM_HOURS);
 
   const ceiling = await forkTs<CeilingProcessInfo>(bundles.ceiling, []);
   pinProcess(ceiling.pid, ENGINE_CORE);
   const runs: ChannelsRun[] = [];
   try {
-    await ceiling.call('setBody', { text: samplePlaylist });
     for (const n of CHANNELS) runs.push(await measureChannels(bundles, n, ceiling, dirname(bundles.engine)));
   } finally {
     await ceiling.call('stop').catch(() => undefined);
@@ -242,9 +255,9 @@ async function main(): Promise<void> {
       simHours: SIM_HOURS,
       engineCores: ENGINE_CORE,
       loadCores: LOAD_CORE,
+      engineNodeFlags: opts['engine-node-flags'],
     },
     engineBundleBytes: bundles.engineBytes,
-    ceilingBodyBytes: Buffer.byteLength(samplePlaylist),
     runs,
     drift,
   };

@@ -10,6 +10,7 @@ import { storeFromUrl } from '../../engine-container/src/stores/store-from-url';
 import { startStaticServer } from '../../test/support/static-server';
 import { channelId } from './channel-paths';
 import { CountingStore } from './counting-store';
+import { startHeapSampling, writeHeapSampling } from './heap-sampling';
 import { announceReady, serveRequests } from './ipc';
 import { liveEdge, parseLivePlaylist } from './live-playlist';
 import { CpuMeter, memorySnapshot } from './process-meter';
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
 
   serveRequests({
     memory: () => memorySnapshot(),
+    heapSamplingStart: () => startHeapSampling(),
+    heapSamplingWrite: ({ file }: { file: string }) => writeHeapSampling(file),
     /** Adds channels until there are `count`, waits until each has its log, renders each playlist once. */
     addChannels: async ({ count }: { count: number }) => {
       const t0 = performance.now();

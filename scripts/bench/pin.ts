@@ -34,7 +34,10 @@ export async function sampleCpu(pid: number, seconds: number): Promise<CpuSecond
   const first = { cpu: cpuSeconds(pid), at: performance.now() };
   let last = first;
   for (let s = 0; s < seconds; s++) {
-    await new Promise((r) => setTimeout(r, 1000 - ((performance.now() - first.at) % 1000)));
+    // Until the next whole second from the start: a timer that fires early waits again, so no sample
+    // covers a sliver of a second (one clock tick over 1 ms would read as 1,000 %).
+    const due = first.at + (s + 1) * 1000;
+    while (performance.now() < due) await new Promise((r) => setTimeout(r, due - performance.now()));
     const now = { cpu: cpuSeconds(pid), at: performance.now() };
     perSecondPct.push(((now.cpu - last.cpu) / ((now.at - last.at) / 1000)) * 100);
     last = now;

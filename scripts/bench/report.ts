@@ -7,6 +7,7 @@ export interface TargetCheck {
   met: boolean;
 }
 
+const MB = 1024 * 1024;
 const f = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
 const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '-');
 
@@ -28,12 +29,16 @@ export const cpuPerRequestUs = (l: LoadRun): number =>
  * quiet core to themselves. Unlike req/s, it barely moves when other processes take the core.
  */
 export function cpuShare(r: ChannelsRun): number {
-  const ceiling = (cpuPerRequestUs(r.ceiling.before) + cpuPerRequestUs(r.ceiling.after)) / 2;
+  const ceiling = (cpuPerRequestUs(r.ceiling.first) + cpuPerRequestUs(r.ceiling.second)) / 2;
   return ceiling / cpuPerRequestUs(r.engine);
 }
 
 /** Below this share of their core under load, other processes took the servers' core: req/s says little. */
 const SERVER_MIN_CPU_PCT = 80;
+
+/** "starved" when a server had less than its core under load (its req/s and latency measure the machine). */
+export const starved = (l: LoadRun): boolean => l.serverCpuPct < SERVER_MIN_CPU_PCT;
+const cpuCell = (l: LoadRun): string => `${f(l.serverCpuPct, 0)}${starved(l) ? ' starved' : ''}`;
 
 /** The issue's serving targets per channel count: share of the ceiling and p99. */
 const SERVING: Record<number, { share: number; p99Ms: number }> = {
@@ -51,14 +56,15 @@ function servingChecks(r: ChannelsRun): TargetCheck[] {
       target: `serving >= ${goal.share * 100} % of the ceiling ${at}`,
       figure:
         `${f(share * 100)} % (${int(r.engine.rps)} of ${int(r.ceiling.rps)} req/s); by CPU per request ` +
-        `${f(cpuShare(r) * 100)} % (${f(cpuPerRequestUs(r.engine))} µs vs ${f(cpuPerRequestUs(r.ceiling.before))} / ${f(cpuPerRequestUs(r.ceiling.after))} µs)`,
+        `${f(cpuShare(r) * 100)} % (${f(cpuPerRequestUs(r.engine))} µs vs ${f(cpuPerRequestUs(r.ceiling.first))} / ${f(cpuPerRequestUs(r.ceiling.second))} µs); ` +
+        `server CPU % engine ${cpuCell(r.engine)}, ceiling ${cpuCell(r.ceiling.first)} / ${cpuCell(r.ceiling.second)}`,
       met: share >= goal.share,
     },
     {
       target: `p99 < ${goal.p99Ms} ms under load ${at}`,
       figure:
         `p99 ${f(r.engine.latency.p99Ms, 2)} ms, max ${f(r.engine.latency.maxMs)} ms ` +
-        `(ceiling p99 ${f(r.ceiling.before.latency.p99Ms, 2)} / ${f(r.ceiling.after.latency.p99Ms, 2)} ms)`,
+        `(ceiling p99 ${f(r.ceiling.first.latency.p99Ms, 2)} / ${f(r.ceiling.second.latency.p99Ms, 2)} ms)`,
       met: r.engine.latency.p99Ms < goal.p99Ms,
     },
   ];
@@ -66,22 +72,42 @@ function servingChecks(r: ChannelsRun): TargetCheck[] {
 
 export function checkTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
-  const loads = results.runs.flatMap((r) => [r.ceiling.before, r.ceiling.after, r.engine]);
+  const loads = results.runs.flatMap((r) => [r.ceiling.first, r.ceiling.second, r.engine]);
   const busiest = Math.max(...loads.map((l) => l.clientCpuPct));
   checks.push({
     target: `the load tool had CPU to spare (< ${LOAD_TOOL_MAX_CPU_PCT} % of its core in every run)`,
     figure: `wrk at most ${f(busiest, 0)} % of its core`,
     met: busiest < LOAD_TOOL_MAX_CPU_PCT,
   });
-  const starved = Math.min(
-    ...results.runs.flatMap((r) => [r.ceiling.before, r.ceiling.after].map((l) => l.serverCpuPct)),
-  );
+  const least = (pick: (r: ChannelsRun) => LoadRun[]) =>
+    Math.min(...results.runs.flatMap((r) => pick(r).map((l) => l.serverCpuPct)));
+  const ceilingLeast = least((r) => [r.ceiling.first, r.ceiling.second]);
+  const engineLeast = least((r) => [r.engine]);
   checks.push({
-    target: `the servers had their core (ceiling >= ${SERVER_MIN_CPU_PCT} % of it under load; if not, req/s and latency measure the machine)`,
-    figure: `ceiling server at least ${f(starved, 0)} % of its core`,
-    met: starved >= SERVER_MIN_CPU_PCT,
+    target: `the servers had their core (each >= ${SERVER_MIN_CPU_PCT} % of it under load; if not, req/s and latency measure the machine)`,
+    figure:
+      `ceiling at least ${f(ceilingLeast, 0)} %${ceilingLeast < SERVER_MIN_CPU_PCT ? ' (starved)' : ''}, ` +
+      `engine at least ${f(engineLeast, 0)} %${engineLeast < SERVER_MIN_CPU_PCT ? ' (starved)' : ''} of its core`,
+    met: Math.min(ceilingLeast, engineLeast) >= SERVER_MIN_CPU_PCT,
   });
+  for (const r of results.runs)
+    if (r.captured.notOk > 0)
+      checks.push({
+        target: `the ceiling replays only playlists at ${int(r.channels)} channels`,
+        figure: `${int(r.captured.notOk)} of ${int(r.captured.paths)} captured answers were not 200`,
+        met: false,
+      });
   for (const r of results.runs) checks.push(...servingChecks(r));
+  for (const r of results.runs.filter((x) => x.channels >= 100_000)) {
+    const rssGB = r.memory.steady.rssBytes / 1024 ** 3;
+    checks.push({
+      target: `${int(r.channels)} channels ready < 30 s in < 4 GB`,
+      figure:
+        `ready ${f(r.startupMs / 1000, 2)} s, idle RSS ${f(rssGB, 2)} GB, idle CPU ${f(r.idle.avgPct, 2)} % ` +
+        `(worst second ${f(r.idle.worstSecondPct, 0)} %), ${int(r.engine.rps)} req/s with p99 ${f(r.engine.latency.p99Ms, 2)} ms`,
+      met: r.startupMs < 30_000 && rssGB < 4,
+    });
+  }
   const largest = results.runs.reduce<ChannelsRun | undefined>(
     (best, r) => (!best || r.channels > best.channels ? r : best),
     undefined,
@@ -99,6 +125,16 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
         `${f(largest.perChannel.rssMB, 4)} MB RSS, ${f(largest.perChannel.heapMB, 4)} MB heap; ` +
         `${f(largest.perChannelAfterLoad.rssMB, 4)} MB RSS after the load`,
       met: largest.perChannel.rssMB < 0.05,
+    });
+    const { steady, afterLoad } = largest.memory;
+    const growth = afterLoad.rssBytes / steady.rssBytes;
+    checks.push({
+      target: `RSS after the load <= 1.3x idle ${at}`,
+      figure:
+        `${int(steady.rssBytes / MB)} MB idle -> ${int(afterLoad.rssBytes / MB)} MB after the load (${f(growth, 2)}x; ` +
+        `V8 heap committed ${int(steady.heapTotalBytes / MB)} -> ${int(afterLoad.heapTotalBytes / MB)} MB, used ` +
+        `${int(steady.heapUsedBytes / MB)} -> ${int(afterLoad.heapUsedBytes / MB)} MB)`,
+      met: growth <= 1.3,
     });
     checks.push({
       target: `first playlists ready < 5 s after ${int(largest.channels)} channels are created at once`,
@@ -138,10 +174,13 @@ export function formatReport(results: BenchResults, checks: readonly TargetCheck
   out.push(
     `Engine benchmark: ${machine.cpus} cores, load average ${machine.loadAverageBefore} at the start, ` +
       `${machine.loadAverageAfter} at the end (a busy machine lowers every figure); node ${machine.node}.`,
-    `Servers (bundled engine ${int(results.engineBundleBytes)} B, raw node:http ceiling) pinned to core ${options.engineCores}, ` +
+    `Servers (bundled engine ${int(results.engineBundleBytes)} B${options.engineNodeFlags ? ` with node ${options.engineNodeFlags}` : ''}, raw node:http ceiling) pinned to core ${options.engineCores}, ` +
       `wrk pinned to core ${options.loadCores}: ${options.connections} keep-alive connections, round-robin over every ` +
-      `channel's media playlist, ${options.seconds} s per measurement after 2 s of warm-up; playlist ` +
-      `${int(results.ceilingBodyBytes)} B (ceiling) / ${results.runs.map((r) => int(r.engine.bytesPerResponse)).join(', ')} B (engine incl. headers).`,
+      `channel's media playlist, ${options.seconds} s per measurement after 2 s of warm-up. The ceiling replays the ` +
+      `engine's own answer to each path, captured once (mean playlist ${results.runs.map((r) => int(r.captured.meanBodyBytes)).join(', ')} B; ` +
+      `per response incl. headers engine ${results.runs.map((r) => int(r.engine.bytesPerResponse)).join(', ')} B, ` +
+      `ceiling ${results.runs.map((r) => int(r.ceiling.first.bytesPerResponse)).join(', ')} B). ` +
+      `"starved": a server had < ${SERVER_MIN_CPU_PCT} % of its core under load.`,
     '',
   );
   out.push(
@@ -171,7 +210,7 @@ export function formatReport(results: BenchResults, checks: readonly TargetCheck
         f(r.engine.latency.p50Ms, 2),
         f(r.engine.latency.p99Ms, 2),
         f(r.engine.latency.maxMs),
-        f(r.engine.serverCpuPct, 0),
+        cpuCell(r.engine),
         f(r.engine.clientCpuPct, 0),
         f(cpuPerRequestUs(r.engine)),
         f(cpuShare(r) * 100),
@@ -182,15 +221,12 @@ export function formatReport(results: BenchResults, checks: readonly TargetCheck
       ]),
     ),
   );
-  out.push(
-    '',
-    'Ceiling (raw node:http answering one prebuilt playlist of the same size), before and after the engine:',
-  );
+  out.push('', "Ceiling (raw node:http replaying the engine's captured answers), twice after the engine:");
   out.push(
     table(
       [
         'channels',
-        'when',
+        'run',
         'req/s',
         'p50 ms',
         'p99 ms',
@@ -201,7 +237,7 @@ export function formatReport(results: BenchResults, checks: readonly TargetCheck
         'errors',
       ],
       results.runs.flatMap((r) =>
-        (['before', 'after'] as const).map((when) => {
+        (['first', 'second'] as const).map((when) => {
           const c = r.ceiling[when];
           return [
             int(r.channels),
@@ -210,7 +246,7 @@ export function formatReport(results: BenchResults, checks: readonly TargetCheck
             f(c.latency.p50Ms, 2),
             f(c.latency.p99Ms, 2),
             f(c.latency.maxMs),
-            f(c.serverCpuPct, 0),
+            cpuCell(c),
             f(c.clientCpuPct, 0),
             f(cpuPerRequestUs(c)),
             int(c.errors),

@@ -1,4 +1,5 @@
 /** The benchmark's results (also its JSON file) and the figures derived from raw measurements. */
+import type { CaptureSummary } from './ceiling/ceiling-process';
 import type { DriftResult } from './drift-sim';
 import type { EdgeSample } from './engine-process';
 import type { CpuSeconds } from './pin';
@@ -23,8 +24,10 @@ export interface ChannelsRun {
   channels: number;
   /** Creating the channels at once until every one has its log and has rendered its first playlist. */
   startupMs: number;
-  /** The raw node:http ceiling, measured before and after the engine; rps is their mean. */
-  ceiling: { rps: number; before: LoadRun; after: LoadRun };
+  /** The engine's answer to every request path, captured once for the ceiling to replay. */
+  captured: CaptureSummary;
+  /** The raw node:http ceiling replaying those answers, measured twice after the engine; rps is the mean. */
+  ceiling: { rps: number; first: LoadRun; second: LoadRun };
   engine: LoadRun;
   /** After forced GC: no channel, one channel, N channels at steady state, N channels after the load. */
   memory: { empty: MemorySnapshot; one: MemorySnapshot; steady: MemorySnapshot; afterLoad: MemorySnapshot };
@@ -50,9 +53,10 @@ export interface BenchResults {
     simHours: number;
     engineCores: string;
     loadCores: string;
+    /** Extra node flags the engine ran with ('' = as the container runs it). */
+    engineNodeFlags: string;
   };
   engineBundleBytes: number;
-  ceilingBodyBytes: number;
   runs: ChannelsRun[];
   drift: Omit<DriftResult, 'samplePlaylist'>;
 }

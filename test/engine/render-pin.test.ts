@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { computeWindow } from '../../engine-container/src/playout/window';
-import { renderMediaPlaylist } from '../../engine-container/src/render/media-playlist';
+import { renderMediaPlaylist, SegmentBlocks } from '../../engine-container/src/render/media-playlist';
 import { gapUri, syntheticGapVod } from '../../engine-container/src/vod/synthetic-gap';
 import { ladderOf, makeVod, TestLog } from './helpers/log';
 
@@ -57,14 +57,18 @@ function fixedLog(): TestLog {
   return log;
 }
 
-/** Every distinct playlist of both renditions, at a clock every 700 ms over the whole log. */
-function renderAll(): string {
+/**
+ * Every distinct playlist of both renditions, at a clock every 700 ms over the whole log; with `carry`,
+ * each rendition's segment blocks are carried from render to render as the live playlists carry them.
+ */
+function renderAll(carry = false): string {
   const log = fixedLog();
   const out: string[] = [];
   for (const key of ['v0', 'v1']) {
     let previous = '';
+    const blocks = carry ? new SegmentBlocks() : undefined;
     for (let t = log.t0; t <= log.endMs + 2000; t += 700) {
-      const text = renderMediaPlaylist(computeWindow(log.items, log.resolve, key, t, 8000));
+      const text = renderMediaPlaylist(computeWindow(log.items, log.resolve, key, t, 8000), blocks);
       if (text !== previous) out.push(`=== ${key} at t0+${t - log.t0} ms\n${text}`);
       previous = text;
     }
@@ -77,5 +81,20 @@ describe('rendered media playlists', () => {
     const text = renderAll();
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, text);
     expect(text).toBe(readFileSync(GOLDEN, 'utf8'));
+  });
+
+  it("stay byte-identical when a rendition's segment blocks are carried from render to render", () => {
+    expect(renderAll(true)).toBe(readFileSync(GOLDEN, 'utf8'));
+  });
+
+  it('keep only the segment blocks of the last render, however long the log played', () => {
+    const log = fixedLog();
+    const blocks = new SegmentBlocks();
+    let listed = 0;
+    for (let t = log.t0; t <= log.endMs + 2000; t += 700)
+      listed = computeWindow(log.items, log.resolve, 'v0', t, 8000).segments.length;
+    for (let t = log.t0; t <= log.endMs + 2000; t += 700)
+      renderMediaPlaylist(computeWindow(log.items, log.resolve, 'v0', t, 8000), blocks);
+    expect(blocks.held).toBe(listed);
   });
 });

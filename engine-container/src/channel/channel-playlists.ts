@@ -131,7 +131,7 @@ export class ChannelPlaylists {
       const version = tail.version;
       try {
         const win = computeWindow(tail.items, resolve, key, now, config.playlistWindowMs);
-        const body = renderMediaPlaylist(win);
+        const body = renderMediaPlaylist(win, this.media.blocksOf(key));
         this.media.set(key, version, now, win.nextChangeMs, body);
         return body;
       } catch (err) {

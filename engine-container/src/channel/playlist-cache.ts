@@ -1,8 +1,11 @@
 /**
  * Rendered media playlists per rendition. A window only changes when a segment ends or the log
  * changes, so a body stays valid from when it was computed until the window's nextChangeMs, for the
- * same log version: most requests are a map lookup.
+ * same log version: most requests are a map lookup. Per rendition it holds one body and the segment
+ * blocks of the last render (SegmentBlocks): bounded by the ladder and the window, whatever the load.
  */
+import { SegmentBlocks } from '../render/media-playlist';
+
 interface Entry {
   version: number;
   fromMs: number;
@@ -12,6 +15,7 @@ interface Entry {
 
 export class PlaylistCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly blocks = new Map<string, SegmentBlocks>();
 
   get(key: string, version: number, nowMs: number): string | undefined {
     const e = this.entries.get(key);
@@ -31,7 +35,18 @@ export class PlaylistCache {
     e.body = body;
   }
 
+  /** The rendition's segment blocks from its last render, for the next one. */
+  blocksOf(key: string): SegmentBlocks {
+    let blocks = this.blocks.get(key);
+    if (!blocks) {
+      blocks = new SegmentBlocks();
+      this.blocks.set(key, blocks);
+    }
+    return blocks;
+  }
+
   clear(): void {
     this.entries.clear();
+    this.blocks.clear();
   }
 }

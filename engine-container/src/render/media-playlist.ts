@@ -14,16 +14,55 @@ export const PLAYLIST_VERSION = 6;
 
 /**
  * A segment's own lines (date, decorations, EXTINF, byte range, URI) never change, and a segment stays
- * in ~window/segment consecutive playlists: render them once per item. Dropped with the item. Looked
- * up by the source segment object (no key string built per request); a looping item plays one source
+ * in ~window/segment consecutive playlists: a rendition's next render reuses the blocks of its last one,
+ * as slices of the last body (shared bytes: nothing is held but that body and where each block is in it).
+ * Only the last render is kept, so what is held is bounded by the window, not by how long an item or the
+ * log lives (the log may keep a day of items for start-over). Looked up by the source segment object (no
+ * key string built per request); a looping item, or the next item of the same VOD, plays one source
  * segment at several positions, chained.
  */
-interface Block {
+interface Span {
+  item: PlayoutItem;
   position: number;
-  text: string;
-  other: Block | undefined;
+  start: number;
+  end: number;
+  other: Span | undefined;
 }
-const blocks = new WeakMap<PlayoutItem, Map<SourceSegment, Block>>();
+
+export class SegmentBlocks {
+  private body = '';
+  private last = new Map<SourceSegment, Span>();
+  private next = new Map<SourceSegment, Span>();
+
+  /** The segment's block: from the last body when it was listed there. */
+  text(s: WindowSegment): string {
+    for (let b = this.last.get(s.segment); b; b = b.other)
+      if (b.item === s.item && b.position === s.position) return this.body.slice(b.start, b.end);
+    return renderBlock(s);
+  }
+
+  /** Where the segment's block is in the body being rendered. */
+  placed(s: WindowSegment, start: number, end: number): void {
+    const other = this.next.get(s.segment);
+    this.next.set(s.segment, { item: s.item, position: s.position, start, end, other });
+  }
+
+  /** The render is done: its body and blocks are the ones the next render may reuse. */
+  rendered(body: string): void {
+    this.body = body;
+    const spare = this.last;
+    spare.clear();
+    this.last = this.next;
+    this.next = spare;
+  }
+
+  /** Blocks held: the segments of the last render. */
+  get held(): number {
+    let n = 0;
+    for (let b of this.last.values()) for (; b; b = b.other!) n++;
+    return n;
+  }
+}
 
 function renderBlock(s: WindowSegment): string {
   const seg = s.segment;
@@ -35,20 +74,8 @@ function renderBlock(s: WindowSegment): string {
   return text + seg.uri;
 }
 
-function segmentBlock(s: WindowSegment): string {
-  let perItem = blocks.get(s.item);
-  if (!perItem) {
-    perItem = new Map();
-    blocks.set(s.item, perItem);
-  }
-  const first = perItem.get(s.segment);
-  for (let b = first; b; b = b.other) if (b.position === s.position) return b.text;
-  const text = renderBlock(s);
-  perItem.set(s.segment, { position: s.position, text, other: first });
-  return text;
-}
-
-export function renderMediaPlaylist(win: PlaylistWindow): string {
+/** `blocks`: the rendition's blocks from its last render (live playlists); without, every block is rendered. */
+export function renderMediaPlaylist(win: PlaylistWindow, blocks?: SegmentBlocks): string {
   let out =
     `#EXTM3U\n#EXT-X-VERSION:${PLAYLIST_VERSION}\n#EXT-X-TARGETDURATION:${win.targetDurationS}\n` +
     `#EXT-X-MEDIA-SEQUENCE:${win.mediaSequence}\n#EXT-X-DISCONTINUITY-SEQUENCE:${win.discontinuitySequence}\n`;
@@ -70,7 +97,13 @@ export function renderMediaPlaylist(win: PlaylistWindow): string {
     if (segMap && (fresh || segMap !== map)) out += `${segMap}\n`;
     keys = seg.keys;
     map = segMap;
-    out += `${segmentBlock(s)}\n`;
+    if (blocks) {
+      const start = out.length;
+      out += blocks.text(s);
+      blocks.placed(s, start, out.length);
+      out += '\n';
+    } else out += `${renderBlock(s)}\n`;
   }
+  blocks?.rendered(out);
   return out;
 }

@@ -1,0 +1,24 @@
+/**
+ * V8's sampling heap profiler inside the engine process (node:inspector): started before the channels
+ * are created, written after the load. A sample is an allocation still live when written, with its stack:
+ * what holds the memory, by the code that allocated it (open the .heapprofile in Chrome DevTools).
+ */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+
+let session: Session | undefined;
+
+export async function startHeapSampling(): Promise<void> {
+  session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024 });
+}
+
+export async function writeHeapSampling(file: string): Promise<void> {
+  if (!session) return;
+  (globalThis as { gc?: () => void }).gc?.();
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  await writeFile(file, JSON.stringify(profile));
+  session.disconnect();
+  session = undefined;
+}
