@@ -1,3 +1,7 @@
+/**
+ * The channel API's authentication end to end: tokens missing, forged, expired, signed with another key
+ * or algorithm, and each stage's tokens refused by the other (the local system, over HTTP).
+ */
 import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { FileKeyStore } from '../../core/auth/signing-key';

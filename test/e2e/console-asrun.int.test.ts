@@ -10,18 +10,17 @@
  * The channel airs for about 75 s before the browser opens, so the browser's own time stays short
  * (printed). Screenshots go to test-output/console-asrun/ (gitignored).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
+import { chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
 import { type StaticServer, startStaticServer } from '../support/static-server';
+import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console/console-browser';
 
-const SHOTS = join(import.meta.dirname, '../../test-output/console-asrun');
 const CHANNEL = 'asrun-news';
 /** A schedule channel with one VOD entry: its as-run log is read from the schedule API. */
 const STUDIO = 'asrun-studio';
@@ -53,10 +52,11 @@ let origin: StaticServer;
 let fixtures: FixturePaths;
 let browser: Browser;
 let page: Page;
+let shot: ConsoleBrowser['shot'];
 let token: string;
 let channelId: string;
 let browserOpenedAt = 0;
-const consoleErrors: { text: string; url: string }[] = [];
+const consoleErrors: ConsoleError[] = [];
 
 const noChromium = !chromiumAvailable();
 
@@ -79,7 +79,6 @@ async function asRun(schedule = false): Promise<Entry[]> {
 
 beforeAll(async () => {
   if (noChromium) return;
-  mkdirSync(SHOTS, { recursive: true });
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   system = await startSystem({
@@ -117,15 +116,14 @@ beforeAll(async () => {
       Date.now() - onAirAt >= AIRED_BEFORE_BROWSER_MS,
     { timeoutMs: 180_000, intervalMs: 1000, what: 'the channels to air a few items for 75 s' },
   );
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   browserOpenedAt = Date.now();
-  page = await browser.newPage({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
-  await page.addInitScript({ content: `localStorage.setItem('onair.token', ${JSON.stringify(token)});` });
-  await page.addInitScript({ content: HLS_SCRIPT });
-  page.on('pageerror', (err) => consoleErrors.push({ text: `page error: ${err.message}`, url: '' }));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') consoleErrors.push({ text: msg.text(), url: msg.location().url });
-  });
+  ({ browser, page, shot } = await openConsoleBrowser({
+    name: 'console-asrun',
+    token,
+    initScripts: [HLS_SCRIPT],
+    page: { acceptDownloads: true },
+    errors: consoleErrors,
+  }));
   await page.goto(`${system.urls.console}#/channel/c/${encodeURIComponent(channelId)}`);
 }, 300_000);
 
@@ -159,8 +157,6 @@ afterAll(async () => {
   await system?.stop();
   await origin?.close();
 });
-
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 interface Row extends Entry {
   adBreak: string;

@@ -7,16 +7,15 @@
  * test-output/console-player/ (gitignored). No console errors but the engine's own answers for a
  * channel it has not picked up yet (404, 503 channel_starting), which the browser logs by itself.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
+import { chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
 import { type StaticServer, startStaticServer } from '../support/static-server';
+import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console/console-browser';
 import {
   lastFragmentsKbps,
   type PageRecord,
@@ -26,7 +25,6 @@ import {
   shownNumber,
 } from './console/page-recorder';
 
-const SHOTS = join(import.meta.dirname, '../../test-output/console-player');
 const PLAY_SECONDS = 60;
 /** The page shows tenths of a second; hls.js's figures are read in the same task, a few ms later. */
 const SECONDS_TOLERANCE = 0.15;
@@ -38,14 +36,14 @@ let origin: StaticServer;
 let fixtures: FixturePaths;
 let browser: Browser;
 let page: Page;
+let shot: ConsoleBrowser['shot'];
 let token: string;
-const consoleErrors: { text: string; url: string }[] = [];
+const consoleErrors: ConsoleError[] = [];
 
 const noChromium = !chromiumAvailable();
 
 beforeAll(async () => {
   if (noChromium) return;
-  mkdirSync(SHOTS, { recursive: true });
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   system = await startSystem({
@@ -60,14 +58,12 @@ beforeAll(async () => {
     body: JSON.stringify({ company: 'Viewers', email: 'player@viewers.test' }),
   });
   token = ((await res.json()) as { token: string }).token;
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  await page.addInitScript({ content: `localStorage.setItem('onair.token', ${JSON.stringify(token)});` });
-  await page.addInitScript({ content: RECORDER_SCRIPT });
-  page.on('pageerror', (err) => consoleErrors.push({ text: `page error: ${err.message}`, url: '' }));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') consoleErrors.push({ text: msg.text(), url: msg.location().url });
-  });
+  ({ browser, page, shot } = await openConsoleBrowser({
+    name: 'console-player',
+    token,
+    initScripts: [RECORDER_SCRIPT],
+    errors: consoleErrors,
+  }));
 }, 180_000);
 
 afterAll(async () => {
@@ -75,8 +71,6 @@ afterAll(async () => {
   await system?.stop();
   await origin?.close();
 });
-
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 /** The browser's own log line for an answer the engine gives a channel it is still picking up. */
 const startingAnswer = (e: { text: string; url: string }, name: string) =>

@@ -7,18 +7,16 @@
  * source's) load. Screenshots go to test-output/console-schedule/ (gitignored). No console errors but
  * the refused request the test makes on purpose and the engine's answers while it picks the channel up.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
+import { chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { type LiveSource, startLiveSource } from '../support/live-source';
 import { type StaticServer, startStaticServer } from '../support/static-server';
+import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console/console-browser';
 
-const SHOTS = join(import.meta.dirname, '../../test-output/console-schedule');
 const CHANNEL = 'studio';
 
 let system: RunningSystem;
@@ -27,7 +25,8 @@ let live: LiveSource;
 let fixtures: FixturePaths;
 let browser: Browser;
 let page: Page;
-const consoleErrors: { text: string; url: string }[] = [];
+let shot: ConsoleBrowser['shot'];
+const consoleErrors: ConsoleError[] = [];
 
 const noChromium = !chromiumAvailable();
 
@@ -39,7 +38,6 @@ window.onairHlsCreated = (hls) => hls.on('hlsFragLoaded', (_e, { frag }) => wind
 
 beforeAll(async () => {
   if (noChromium) return;
-  mkdirSync(SHOTS, { recursive: true });
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   live = await startLiveSource();
@@ -60,15 +58,14 @@ beforeAll(async () => {
     body: JSON.stringify({ id: CHANNEL, title: 'Studio' }),
   });
   expect(made.status).toBe(201);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  // UTC in the page, so the times typed into its datetime-local fields are the instants meant here.
-  page = await browser.newPage({ viewport: { width: 1100, height: 900 }, timezoneId: 'UTC' });
-  await page.addInitScript({ content: `localStorage.setItem('onair.token', ${JSON.stringify(token)});` });
-  await page.addInitScript({ content: FRAG_RECORDER });
-  page.on('pageerror', (err) => consoleErrors.push({ text: `page error: ${err.message}`, url: '' }));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') consoleErrors.push({ text: msg.text(), url: msg.location().url });
-  });
+  ({ browser, page, shot } = await openConsoleBrowser({
+    name: 'console-schedule',
+    token,
+    initScripts: [FRAG_RECORDER],
+    // UTC in the page, so the times typed into its datetime-local fields are the instants meant here.
+    page: { timezoneId: 'UTC' },
+    errors: consoleErrors,
+  }));
 }, 180_000);
 
 afterAll(async () => {
@@ -78,7 +75,6 @@ afterAll(async () => {
   await origin?.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 /** A datetime-local value in UTC, to the second. */
 const local = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
