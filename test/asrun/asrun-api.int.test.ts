@@ -8,6 +8,7 @@ import type { AsRunView } from '../../core/asrun/asrun-entry';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { waitOnAir } from '../support/on-air';
+import { trialToken } from '../support/trial-token';
 
 let system: RunningSystem;
 let token: string;
@@ -15,14 +16,7 @@ let id: string;
 
 const jwt = (t: string) => ({ 'x-jwt': `Bearer ${t}` });
 
-async function trialToken(email: string): Promise<string> {
-  const res = await fetch(`${system.urls.channel}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ company: 'Acme', email }),
-  });
-  return ((await res.json()) as { token: string }).token;
-}
+const tokenFor = (email: string) => trialToken(system.urls.channel!, email);
 
 const asRun = (query = '', t = token) =>
   fetch(`${system.urls.channel}/channel/${id}/asrun${query}`, { headers: jwt(t) });
@@ -43,7 +37,7 @@ beforeAll(async () => {
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },
     services: ['schedule', 'engine', 'channel'],
   });
-  token = await trialToken('asrun@acme.test');
+  token = await tokenFor('asrun@acme.test');
   // The demo VOD is 12 s and the slate, as the preroll, 4 s: an entry ends every few seconds.
   const res = await fetch(`${system.urls.channel}/channel`, {
     method: 'POST',
@@ -137,7 +131,7 @@ describe('GET /channel/{id}/asrun', () => {
   });
 
   it("answers 404 for another tenant's channel and 401 without a token", async () => {
-    const other = await trialToken('other@acme.test');
+    const other = await tokenFor('other@acme.test');
     expect((await asRun('', other)).status).toBe(404);
     expect((await fetch(`${system.urls.channel}/channel/${id}/asrun`)).status).toBe(401);
   });

@@ -12,6 +12,7 @@ import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { waitOnAir } from '../support/on-air';
 import { sharedDynamoDb } from '../support/run/shared-dynamodb';
+import { trialToken } from '../support/trial-token';
 
 const XMLTV_DTD = '/usr/share/sgml/xmltv/dtd/0.5/xmltv.dtd';
 let system: RunningSystem;
@@ -21,14 +22,7 @@ let createdAtMs: number;
 
 const jwt = (t: string) => ({ 'x-jwt': `Bearer ${t}` });
 
-async function trialToken(email: string): Promise<string> {
-  const res = await fetch(`${system.urls.channel}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ company: 'Acme', email }),
-  });
-  return ((await res.json()) as { token: string }).token;
-}
+const tokenFor = (email: string) => trialToken(system.urls.channel!, email);
 
 beforeAll(async () => {
   system = await startSystem({
@@ -37,7 +31,7 @@ beforeAll(async () => {
     env: { LOG_LEVEL: 'silent' },
     services: ['schedule', 'engine', 'channel'],
   });
-  token = await trialToken('epg@acme.test');
+  token = await tokenFor('epg@acme.test');
   createdAtMs = Date.now();
   const res = await fetch(`${system.urls.channel}/channel`, {
     method: 'POST',
@@ -88,7 +82,7 @@ it.skipIf(!existsSync(XMLTV_DTD) || !existsSync('/usr/bin/xmllint'))(
 );
 
 it("answers 404 for another tenant's channel, as for one that does not exist", async () => {
-  const other = await trialToken('other@acme.test');
+  const other = await tokenFor('other@acme.test');
   const res = await fetch(`${system.urls.channel}/channel/${id}/epg.json`, { headers: jwt(other) });
   expect(res.status).toBe(404);
 });
