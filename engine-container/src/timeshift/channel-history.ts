@@ -79,7 +79,9 @@ export class ChannelHistory {
         this.floor = true;
         return;
       }
-      const meanMs = (itemEndMs(this.items[this.items.length - 1]!) - first.startMs) / this.items.length;
+      // Sized from the oldest items read: the nearest to those wanted (a channel's item lengths drift).
+      const near = Math.min(this.items.length, PAGE_MIN_ITEMS);
+      const meanMs = (itemEndMs(this.items[near - 1]!) - first.startMs) / near;
       const wanted = Math.ceil((first.startMs - untilMs) / Math.max(meanMs, 1)) + 2;
       const size = Math.min(PAGE_MAX_ITEMS, Math.max(PAGE_MIN_ITEMS, wanted));
       const fromSeq = Math.max(0, first.seq - size);
