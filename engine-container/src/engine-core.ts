@@ -84,6 +84,7 @@ export class EngineCore {
       store: this.store,
       resolve: this.resolve,
       vods: this.vods,
+      log: this.log,
     });
     this.planner = new Planner({
       config,

@@ -4,6 +4,7 @@
  * then reads only the older items; later requests read only what was appended since.
  */
 import { describe, expect, it } from 'vitest';
+import { HttpError } from '../../core/errors';
 import type { PlayoutItem } from '../../engine-container/src/playout/item';
 import { InMemoryPlayoutLogStore } from '../../engine-container/src/playout/log-store';
 import { ChannelHistory } from '../../engine-container/src/timeshift/channel-history';
@@ -16,8 +17,11 @@ import { HOUR, playedChannel } from './support/played-core';
 class CountedStore extends InMemoryPlayoutLogStore {
   itemsRead = 0;
   reads = 0;
+  /** Reads fail as a store that cannot be reached does. */
+  unreachable = false;
 
   override async read(channelId: string, fromSeq?: number, toSeq?: number): Promise<PlayoutItem[]> {
+    if (this.unreachable) throw new Error('connect ECONNREFUSED 10.0.0.7:6379');
     this.reads++;
     const items = await super.read(channelId, fromSeq, toSeq);
     this.itemsRead += items.length;
@@ -84,6 +88,22 @@ describe('the start-over history read on a channel that played for hours', () =>
     expect(pdts[0]!).toBeLessThanOrEqual(startMs);
     const live = parseMediaPlaylist(await ch.runtime.playlists.mediaPlaylist('v0'));
     expect(playlist.segments.at(-1)).toEqual(live.segments.at(-1));
+  });
+});
+
+describe('a history read the store cannot answer', () => {
+  it("is a 503 asking for a retry, without the store's error, and the next request reads again", async () => {
+    const ch = await channelOverHours(1);
+    ch.store.unreachable = true;
+    const failed = await ch.shifted(ch.clock.now - 30 * 60_000).catch((err: HttpError) => err);
+    expect(failed).toBeInstanceOf(HttpError);
+    const { status, code, message } = failed as HttpError;
+    expect([status, code]).toEqual([503, 'store_unavailable']);
+    expect(JSON.stringify(failed)).not.toContain('10.0.0.7');
+    expect(message).not.toContain('10.0.0.7');
+    ch.store.unreachable = false;
+    const { playlist } = await ch.shifted(ch.clock.now - 30 * 60_000);
+    expect(playlist.segments[0]!.programDateTimeMs!).toBeLessThanOrEqual(ch.clock.now - 30 * 60_000);
   });
 });
 

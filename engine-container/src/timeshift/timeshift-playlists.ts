@@ -6,6 +6,7 @@
  * retention: each channel's history only as far back as asked (channel-history.ts).
  */
 import { HttpError } from '../../../core/errors';
+import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { ChannelRuntime } from '../engine-core';
 import { renditionKeys } from '../ladder/output-ladder';
@@ -24,6 +25,7 @@ export interface TimeshiftDeps {
   store: PlayoutLogStore;
   resolve: TrackResolver;
   vods: VodCache;
+  log: Logger;
 }
 
 const channelStarting = () =>
@@ -106,12 +108,19 @@ export class TimeshiftPlaylists {
       this.histories.set(id, history);
     }
     const anchor = runtime.playout.tail.items[0]?.seq;
-    const items = await history.itemsFrom(range.fromMs, anchor);
+    const read = (fromMs: number) =>
+      history.itemsFrom(fromMs, anchor).catch((err: unknown) => {
+        // A store that cannot be read now (Redis or DynamoDB down) asks for a retry; its error, which
+        // may name its host, stays in the log.
+        this.deps.log.warn('start-over history read failed', { channelId: id, err });
+        throw new HttpError(503, 'store_unavailable', 'the playout log cannot be read now; retry shortly');
+      });
+    const items = await read(range.fromMs);
     if (!range.programme) return { items, fromMs: range.fromMs };
     const startMs = programmeStartMs(items, range.fromMs) ?? range.fromMs;
     if (startMs >= range.fromMs) return { items, fromMs: range.fromMs };
     // The items from the programme's start (a LIVE event's switch-in may be older than those read).
-    return { items: await history.itemsFrom(startMs, anchor), fromMs: startMs };
+    return { items: await read(startMs), fromMs: startMs };
   }
 
   /** Forgets a channel's history (the channel was removed). */
