@@ -84,7 +84,6 @@ export class EngineCore {
       store: this.store,
       resolve: this.resolve,
       vods: this.vods,
-      log: this.log,
     });
     this.planner = new Planner({
       config,

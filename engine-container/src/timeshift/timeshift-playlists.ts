@@ -6,7 +6,6 @@
  * retention: each channel's history only as far back as asked (channel-history.ts).
  */
 import { HttpError } from '../../../core/errors';
-import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { ChannelRuntime } from '../engine-core';
 import { renditionKeys } from '../ladder/output-ladder';
@@ -25,7 +24,6 @@ export interface TimeshiftDeps {
   store: PlayoutLogStore;
   resolve: TrackResolver;
   vods: VodCache;
-  log: Logger;
 }
 
 const channelStarting = () =>
@@ -109,10 +107,10 @@ export class TimeshiftPlaylists {
     }
     const anchor = runtime.playout.tail.items[0]?.seq;
     const read = (fromMs: number) =>
-      history.itemsFrom(fromMs, anchor).catch((err: unknown) => {
-        // A store that cannot be read now (Redis or DynamoDB down) asks for a retry; its error, which
-        // may name its host, stays in the log.
-        this.deps.log.warn('start-over history read failed', { channelId: id, err });
+      history.itemsFrom(fromMs, anchor).catch(() => {
+        // A store that cannot be read now (Redis or DynamoDB down) asks for a retry. Its error (which
+        // may name its host) is not answered, nor logged per request: the channel's playout logs the
+        // outage (rate-limited), and the engine's error log counts these 503s.
         throw new HttpError(503, 'store_unavailable', 'the playout log cannot be read now; retry shortly');
       });
     const items = await read(range.fromMs);
