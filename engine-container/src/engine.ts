@@ -41,7 +41,7 @@ export class Engine {
     const config = resolveConfig(options);
     const url = config.kvstoreUrl ?? config.cachestoreUrl;
     // A store made here from a URL is ours to close; a logStore passed in is the caller's.
-    this.ownStore = url ? storeFromUrl(url, config.clock) : undefined;
+    this.ownStore = url ? storeFromUrl(url, config.clock, config.timeshiftRetentionMs) : undefined;
     this.config = this.ownStore ? { ...config, logStore: this.ownStore } : config;
     this.core = new EngineCore(assetManager, this.config);
     this.streams = new EventStreams(this.core.events, {

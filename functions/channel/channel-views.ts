@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { type StatusFields, statusFieldsSchema, statusView } from '../../core/channel-status/status';
 import type { StatusReader } from '../../core/channel-status/status-store';
+import { playbackUrlSchema } from '../../core/time/playback-url';
 import { channelTypes, prerollDeliveries } from './channel-schema';
 import type { Channel } from './model';
 
@@ -45,7 +46,7 @@ export const createViewSchema = z.object({
     })
     .passthrough()
     .optional(),
-  playback: z.string().describe('the master playlist URL'),
+  playback: playbackUrlSchema,
   ...statusFieldsSchema,
 });
 

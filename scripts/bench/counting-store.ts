@@ -32,9 +32,9 @@ export class CountingStore implements LeasingLogStore {
 
   constructor(private readonly inner: LeasingLogStore & Pick<PlayoutLogStore, 'close'>) {}
 
-  read(channelId: string, fromSeq?: number): Promise<PlayoutItem[]> {
+  read(channelId: string, fromSeq?: number, toSeq?: number): Promise<PlayoutItem[]> {
     this.ops.read++;
-    return this.inner.read(channelId, fromSeq);
+    return this.inner.read(channelId, fromSeq, toSeq);
   }
 
   async append(channelId: string, item: PlayoutItem, expectedLastSeq: number) {

@@ -58,6 +58,15 @@ export function logStoreContract(name: string, makeStore: () => LeasingLogStore)
       expect(await store.read(ch, 5)).toEqual([]);
     });
 
+    it('reads a page between two seqs (the upper one excluded)', async () => {
+      const store = makeStore();
+      const ch = channel();
+      await appendAll(store, ch, 6);
+      expect((await store.read(ch, 1, 4)).map((i) => i.seq)).toEqual([1, 2, 3]);
+      expect((await store.read(ch, 4, 4)).map((i) => i.seq)).toEqual([]);
+      expect((await store.read(ch, 5, 99)).map((i) => i.seq)).toEqual([5]);
+    });
+
     it('refuses an append whose expected last seq is no longer the last', async () => {
       const store = makeStore();
       const ch = channel();

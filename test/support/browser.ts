@@ -108,6 +108,20 @@ export interface RawBrowserReport {
   bufferedFrags?: BufferedFrag[];
   /** hls.js's interstitial events (started, assetStarted, assetEnded, ended, primaryResumed...). */
   interstitials: InterstitialRecord[];
+  /** Every media playlist hls.js loaded (LEVEL_LOADED): live or not, EVENT/VOD, its first and last sn. */
+  levelLoads?: LevelLoadRecord[];
+}
+
+export interface LevelLoadRecord {
+  atMs: number;
+  level: number;
+  /** hls.js's `details.live`: false once the playlist has EXT-X-ENDLIST. */
+  live: boolean;
+  /** EXT-X-PLAYLIST-TYPE (VOD, EVENT) or null. */
+  type: string | null;
+  startSN: number;
+  endSN: number;
+  fragments: number;
 }
 
 export interface InterstitialRecord {

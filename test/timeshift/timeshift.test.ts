@@ -7,27 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { HttpError } from '../../core/errors';
 import { shiftMaster } from '../../engine-container/src/timeshift/timeshift-playlists';
 import { timeshiftRange } from '../../engine-container/src/timeshift/timeshift-range';
-import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
-import { type MediaPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
-
-const HOUR = 3_600_000;
-
-/** A channel played for `hours` on the fake clock; the live v0 playlist as it was at `snapshotAtMs`. */
-async function playedChannel(hours: number, snapshotAfterMs: number) {
-  const world = fakeWorld();
-  const am = new ScriptedAssetManager(() => vodResponse(world.a));
-  const made = makeCore(am, { fetch: world.origin.fetch, defaultSlateUri: world.slate });
-  const runtime = made.core.upsertChannel({ id: 'ch', name: 'ch' });
-  const startedAt = made.clock.now;
-  let snapshot: MediaPlaylist | undefined;
-  for (const endMs = startedAt + hours * HOUR; made.clock.now < endMs; made.clock.now += 2000) {
-    if (runtime.playout.nextWakeMs() <= made.clock.now) await runtime.playout.advance();
-    if (!snapshot && made.clock.now >= startedAt + snapshotAfterMs)
-      snapshot = parseMediaPlaylist(await runtime.playlists.mediaPlaylist('v0'));
-  }
-  await runtime.playout.advance();
-  return { ...made, runtime, snapshot: snapshot! };
-}
+import { parseMediaPlaylist } from '../support/hls-playlist';
+import { HOUR, playedChannel } from './support/played-core';
 
 const params = (q: Record<string, string>) => new URLSearchParams(q);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -106,6 +87,8 @@ describe('the time-shifted master and the window asked for', () => {
     expect(refused({ start: iso(now - HOUR), end: iso(now - 2 * HOUR) })).toEqual([400, 'end']);
     expect(refused({ start: 'an hour ago' })).toEqual([400, 'start']);
     expect(refused({ end: iso(now) })).toEqual([400, 'start']);
+    expect(refused({ from: 'programme' })).toEqual([400, 'start']);
+    expect(refused({ start: iso(now - HOUR), from: 'beginning' })).toEqual([400, 'from']);
     expect(timeshiftRange(params({}), now, 24 * HOUR)).toBeUndefined();
   });
 });

@@ -19,8 +19,12 @@ export interface LeaseOps {
 }
 
 export interface PlayoutLogStore extends Partial<LeaseOps> {
-  /** Items with seq >= fromSeq (all kept items when absent), in seq order. */
-  read(channelId: string, fromSeq?: number): Promise<PlayoutItem[]>;
+  /**
+   * Items with fromSeq <= seq < toSeq (from the first kept item, to the last, when absent), in seq
+   * order. A store may ignore toSeq (callers drop what they did not ask for); ours honour it, so a
+   * page of old items costs what it holds (start-over reads back in pages).
+   */
+  read(channelId: string, fromSeq?: number, toSeq?: number): Promise<PlayoutItem[]>;
   /** Appends `item` (whose seq must be expectedLastSeq + 1) only if expectedLastSeq is the last seq (-1: empty log). */
   append(channelId: string, item: PlayoutItem, expectedLastSeq: number): Promise<'appended' | 'conflict'>;
   /** Forgets items with seq < keepFromSeq (a hint: a store with TTLs may ignore it). */
@@ -73,12 +77,15 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
     private readonly retainMs = 0,
   ) {}
 
-  async read(channelId: string, fromSeq = 0): Promise<PlayoutItem[]> {
+  async read(channelId: string, fromSeq = 0, toSeq = Number.POSITIVE_INFINITY): Promise<PlayoutItem[]> {
     const log = this.logs.get(channelId);
     const first = log?.items[0];
     if (!log || !first || fromSeq > log.lastSeq) return [];
     // Kept items have consecutive seqs (appends follow the last seq, trims drop a prefix): index by seq.
-    return log.items.slice(Math.max(0, fromSeq - first.seq));
+    return log.items.slice(
+      Math.max(0, fromSeq - first.seq),
+      Math.max(0, Math.min(toSeq, log.lastSeq + 1) - first.seq),
+    );
   }
 
   async append(

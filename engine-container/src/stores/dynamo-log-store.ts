@@ -28,11 +28,20 @@ export class DynamoDbPlayoutLogStore implements LeasingLogStore {
     private readonly retainAfterEndS = RETAIN_AFTER_END_S,
   ) {}
 
-  async read(channelId: string, fromSeq = 0): Promise<PlayoutItem[]> {
+  async read(channelId: string, fromSeq = 0, toSeq?: number): Promise<PlayoutItem[]> {
+    const from = Math.max(0, fromSeq);
+    if (toSeq !== undefined && toSeq <= from) return [];
     const items = await queryAll(this.ddb, {
       TableName: this.table,
-      KeyConditionExpression: 'channelId = :c AND seq >= :from',
-      ExpressionAttributeValues: { ':c': channelId, ':from': Math.max(0, fromSeq) },
+      KeyConditionExpression:
+        toSeq === undefined
+          ? 'channelId = :c AND seq >= :from'
+          : 'channelId = :c AND seq BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':c': channelId,
+        ':from': from,
+        ...(toSeq === undefined ? {} : { ':to': toSeq - 1 }),
+      },
       ConsistentRead: true,
     });
     return items.map(({ channelId: _c, expiresAt: _e, ...item }) => item as unknown as PlayoutItem);

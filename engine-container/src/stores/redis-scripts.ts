@@ -43,3 +43,25 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 `;
+
+/**
+ * KEYS: log. ARGV: keep-from seq, horizon (Unix ms), most items kept, most removed by this call.
+ * Removes the oldest items before the keep-from seq that ended by the horizon, or any of them while the
+ * log holds more than its most items: start-over reads the log back to the horizon. Items are decoded
+ * one at a time from the oldest, so a call costs what it removes.
+ */
+export const TRIM = `
+local removed = 0
+local cap = tonumber(ARGV[3])
+while removed < tonumber(ARGV[4]) do
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  if #first == 0 or tonumber(first[2]) >= tonumber(ARGV[1]) then break end
+  if redis.call('ZCARD', KEYS[1]) <= cap then
+    local item = cjson.decode(first[1])
+    if item.startMs + item.durationMs > tonumber(ARGV[2]) then break end
+  end
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, 0)
+  removed = removed + 1
+end
+return removed
+`;

@@ -1,18 +1,21 @@
 /**
  * Start-over and catch-up (docs/timeshift.md): a channel's playlists from a moment within its retention,
  * `?start=` (an EVENT playlist from then, growing with the live edge) or `?start=&end=` (a VOD playlist
- * with EXT-X-ENDLIST once the range has aired). Read from the shared playout log, which keeps items
- * (never segments) for the retention: each channel's history is read once and then from its last seq.
+ * with EXT-X-ENDLIST once the range has aired), from the start of the programme on air at `start` with
+ * `&from=programme`. Read from the shared playout log, which keeps items (never segments) for the
+ * retention: each channel's history only as far back as asked (channel-history.ts).
  */
 import { HttpError } from '../../../core/errors';
 import type { EngineConfig } from '../config';
 import type { ChannelRuntime } from '../engine-core';
 import { renditionKeys } from '../ladder/output-ladder';
-import { itemEndMs, type PlayoutItem } from '../playout/item';
+import type { PlayoutItem } from '../playout/item';
 import type { PlayoutLogStore } from '../playout/log-store';
 import { MissingVodError, type TrackResolver } from '../playout/window';
 import { renderMediaPlaylist } from '../render/media-playlist';
 import type { VodCache } from '../vod/vod-cache';
+import { ChannelHistory } from './channel-history';
+import { programmeStartMs } from './programme-start';
 import { type TimeshiftRange, timeshiftQuery, timeshiftRange } from './timeshift-range';
 import { computeTimeshiftWindow } from './timeshift-window';
 
@@ -21,12 +24,6 @@ export interface TimeshiftDeps {
   store: PlayoutLogStore;
   resolve: TrackResolver;
   vods: VodCache;
-}
-
-interface History {
-  items: PlayoutItem[];
-  readAtMs: number;
-  reading?: Promise<void>;
 }
 
 const channelStarting = () =>
@@ -47,7 +44,7 @@ export function shiftMaster(master: string, range: TimeshiftRange): string {
 }
 
 export class TimeshiftPlaylists {
-  private readonly histories = new Map<string, History>();
+  private readonly histories = new Map<string, ChannelHistory>();
 
   constructor(private readonly deps: TimeshiftDeps) {}
 
@@ -66,7 +63,7 @@ export class TimeshiftPlaylists {
     if (!header) throw channelStarting();
     if (!renditionKeys(header.ladder).includes(key))
       throw new HttpError(404, 'rendition_not_found', `no rendition ${key} on this channel`);
-    const items = await this.itemsFrom(runtime.playout.channel.id, range.fromMs);
+    const { items, fromMs } = await this.itemsFrom(runtime, range);
     const { resolve, vods, config } = this.deps;
     // The range's VODs, loaded at once (most are in the cache; old ones may have been evicted).
     const uris = new Set(items.filter((i) => i.kind !== 'live').map((i) => i.uri));
@@ -74,7 +71,7 @@ export class TimeshiftPlaylists {
     for (let attempt = 0; ; attempt++) {
       try {
         const toMs = range.toMs ?? Number.POSITIVE_INFINITY;
-        const win = computeTimeshiftWindow(items, resolve, key, range.fromMs, toMs, config.clock());
+        const win = computeTimeshiftWindow(items, resolve, key, fromMs, toMs, config.clock());
         const ended = range.toMs !== undefined && win.complete;
         const head = `#EXT-X-PLAYLIST-TYPE:${ended ? 'VOD' : 'EVENT'}\n#EXT-X-START:TIME-OFFSET=0,PRECISE=YES\n`;
         const body = renderMediaPlaylist(win).replace(/^(#EXTM3U\n#EXT-X-VERSION:\d+\n)/, `$1${head}`);
@@ -88,36 +85,40 @@ export class TimeshiftPlaylists {
     }
   }
 
-  /** The channel's log from the item before the one on air at fromMs, to its end. */
-  private async itemsFrom(channelId: string, fromMs: number): Promise<PlayoutItem[]> {
-    const history = await this.history(channelId);
-    const first = history.items.findIndex((i) => itemEndMs(i) > fromMs);
-    return first < 0 ? [] : history.items.slice(Math.max(0, first - 1));
-  }
-
-  private async history(channelId: string): Promise<History> {
+  /**
+   * The channel's log from the item before the one on air at the range's start (with `from=programme`:
+   * at the start of the programme on air then), and that start.
+   */
+  private async itemsFrom(
+    runtime: ChannelRuntime,
+    range: TimeshiftRange,
+  ): Promise<{ items: PlayoutItem[]; fromMs: number }> {
     const { config, store } = this.deps;
-    let history = this.histories.get(channelId);
+    const id = runtime.playout.channel.id;
+    let history = this.histories.get(id);
     if (!history) {
-      history = { items: [], readAtMs: Number.NEGATIVE_INFINITY };
-      this.histories.set(channelId, history);
-    }
-    const h = history;
-    if (config.clock() - h.readAtMs >= config.sharedLogMaxAgeMs) {
-      h.reading ??= (async () => {
-        const last = h.items[h.items.length - 1];
-        const newer = await store.read(channelId, last ? last.seq + 1 : 0);
-        const horizon = config.clock() - config.timeshiftRetentionMs;
-        const kept = h.items.concat(newer);
-        const drop = kept.findIndex((i) => itemEndMs(i) > horizon);
-        h.items = drop <= 0 ? kept : kept.slice(drop - 1);
-        h.readAtMs = config.clock();
-      })().finally(() => {
-        h.reading = undefined;
+      history = new ChannelHistory(id, {
+        store,
+        clock: config.clock,
+        retentionMs: config.timeshiftRetentionMs,
+        maxAgeMs: config.sharedLogMaxAgeMs,
       });
-      await h.reading;
+      this.histories.set(id, history);
     }
-    return h;
+    const anchor = runtime.playout.tail.items[0]?.seq;
+    const read = (fromMs: number) =>
+      history.itemsFrom(fromMs, anchor).catch(() => {
+        // A store that cannot be read now (Redis or DynamoDB down) asks for a retry. Its error (which
+        // may name its host) is not answered, nor logged per request: the channel's playout logs the
+        // outage (rate-limited), and the engine's error log counts these 503s.
+        throw new HttpError(503, 'store_unavailable', 'the playout log cannot be read now; retry shortly');
+      });
+    const items = await read(range.fromMs);
+    if (!range.programme) return { items, fromMs: range.fromMs };
+    const startMs = programmeStartMs(items, range.fromMs) ?? range.fromMs;
+    if (startMs >= range.fromMs) return { items, fromMs: range.fromMs };
+    // The items from the programme's start (a LIVE event's switch-in may be older than those read).
+    return { items: await read(startMs), fromMs: startMs };
   }
 
   /** Forgets a channel's history (the channel was removed). */

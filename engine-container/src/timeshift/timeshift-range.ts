@@ -1,7 +1,8 @@
 /**
  * The time-shifted window a playlist request asks for (`?start=` and `&end=`, docs/timeshift.md): ISO
- * 8601 instants with a zone, or Unix seconds, as AWS MediaPackage's time-shifted viewing takes them.
- * Pure; a bad value is a 400 naming the parameter.
+ * 8601 instants with a zone, or Unix seconds, as AWS MediaPackage's time-shifted viewing takes them;
+ * `&from=programme` moves the start back to the start of the programme on air at `start`. Pure; a bad
+ * value is a 400 naming the parameter.
  */
 import { badRequest } from '../../../core/errors';
 import { parseIsoInstant } from '../../../core/time/iso-instant';
@@ -10,7 +11,12 @@ export interface TimeshiftRange {
   fromMs: number;
   /** Absent: an EVENT playlist that grows with the live edge. */
   toMs?: number;
+  /** `from=programme`: start at the start of the programme on air at fromMs (resolved from the log). */
+  programme?: true;
 }
+
+/** `from`'s values: the instant asked (the default) or the start of the programme on air then. */
+const FROM = ['start', 'programme'] as const;
 
 const EPOCH_SECONDS = /^\d{1,11}(\.\d{1,3})?$/;
 
@@ -27,20 +33,26 @@ export function timeshiftRange(
 ): TimeshiftRange | undefined {
   const start = params.get('start');
   const end = params.get('end');
+  const from = params.get('from');
   if (start === null) {
-    if (end !== null) throw badRequest('end needs start', 'start');
+    if (end !== null || from !== null)
+      throw badRequest(`${end !== null ? 'end' : 'from'} needs start`, 'start');
     return undefined;
   }
+  if (from !== null && !(FROM as readonly string[]).includes(from))
+    throw badRequest(`from must be one of ${FROM.join(', ')}`, 'from');
+  const programme = from === 'programme' ? ({ programme: true } as const) : {};
   const fromMs = instant(start, 'start');
   if (fromMs >= nowMs) throw badRequest('start must be in the past', 'start');
   if (fromMs < nowMs - retentionMs)
     throw badRequest(`start must be within the last ${Math.round(retentionMs / 3_600_000)} h`, 'start');
-  if (end === null) return { fromMs };
+  if (end === null) return { fromMs, ...programme };
   const toMs = instant(end, 'end');
   if (toMs <= fromMs) throw badRequest('end must be after start', 'end');
-  return { fromMs, toMs };
+  return { fromMs, toMs, ...programme };
 }
 
-/** The query a time-shifted master gives its renditions: the same window. */
+/** The query a time-shifted master gives its renditions: the same window (its start resolved). */
 export const timeshiftQuery = (range: TimeshiftRange): string =>
-  `start=${range.fromMs / 1000}${range.toMs === undefined ? '' : `&end=${range.toMs / 1000}`}`;
+  `start=${range.fromMs / 1000}${range.toMs === undefined ? '' : `&end=${range.toMs / 1000}`}` +
+  (range.programme ? '&from=programme' : '');

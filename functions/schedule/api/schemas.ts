@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { statusFieldsSchema } from '../../../core/channel-status/status';
 import { mediaShapeFields } from '../../../core/media-shape';
+import { playbackUrlSchema } from '../../../core/time/playback-url';
 import { httpUrl, isoInstant, plainText } from '../../../core/validation';
 import { SCHEDULE_ID } from '../model';
 import { MAX_TENANT_LENGTH } from './tenant';
@@ -77,7 +78,7 @@ export const channelViewSchema = z.object({
   tenant: z.string(),
   title: z.string(),
   ...mediaShapeFields,
-  playback: z.string().describe('the master playlist URL'),
+  playback: playbackUrlSchema,
   scheduleVersion: z
     .number()
     .int()

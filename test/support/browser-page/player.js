@@ -28,6 +28,7 @@
     cues: [],
     subtitleFrags: [],
     interstitials: [],
+    levelLoads: [],
     stallBuffers: [],
     bufferedFrags: [],
   };
@@ -130,6 +131,19 @@
       });
     });
   }
+  // Each media playlist as hls.js read it: live (no EXT-X-ENDLIST) or not, its type and fragments.
+  hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => {
+    const d = data.details;
+    report.levelLoads.push({
+      atMs: at(),
+      level: data.level,
+      live: d.live,
+      type: d.type ?? null,
+      startSN: d.startSN,
+      endSN: d.endSN,
+      fragments: d.fragments.length,
+    });
+  });
   hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => report.levels.push({ atMs: at(), level: data.level }));
   hls.on(Hls.Events.FRAG_CHANGED, (_event, data) => {
     const f = data.frag;
