@@ -1,13 +1,15 @@
 /**
- * Cutting into a channel's log ahead of now: a reset (engine README, "Reset") and a schedule event
- * announced late (live-mixing.md, rule 3). Both start at a segment boundary far enough ahead that no
- * engine, whose view of the log may be up to sharedLogMaxAgeMs old, has served what the cut replaces.
+ * Cutting into a channel's log ahead of now: a reset (engine README, "Reset"), a schedule event
+ * announced late (live-mixing.md, rule 3), and content the asset manager changed after it was planned
+ * (IAssetManager.contentChangedFrom: a schedule entry added late). Each starts at a segment boundary far
+ * enough ahead that no engine, whose view of the log may be up to sharedLogMaxAgeMs old, has served
+ * what the cut replaces.
  */
 import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import { type ChannelHeader, cutBoundaryMs, logEndMs } from '../playout/append';
-import { liveItem } from '../playout/log-upkeep';
+import { eventsEndMs, liveItem } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { LogTail } from './log-tail';
@@ -30,6 +32,8 @@ export interface CutContext {
   mayAsk(): Promise<boolean>;
   loadTailVods(): Promise<void>;
   appendAll(planned: PlannedItem[], startMs: number, header: ChannelHeader): Promise<boolean>;
+  /** What the channel plays from startMs, as its log's extension would plan it (its schedule's events kept). */
+  plan(startMs: number, header: ChannelHeader): Promise<PlannedItem[]>;
   extend(): Promise<void>;
 }
 
@@ -63,6 +67,27 @@ export async function cutInLateEvent(
   );
   // The clock moved while planning: never cut before what players may have seen meanwhile.
   const start = boundaryAt(ctx, Math.max(at, ctx.config.clock() + cutMarginMs(ctx.config)));
+  if (planned.length) await ctx.appendAll(planned, start, header);
+}
+
+/**
+ * Plans again, from the first boundary the engine can still reach at or after fromMs, what the asset
+ * manager now answers differently (IAssetManager.contentChangedFrom), and cuts it in there (the lease
+ * holder only). What the log plays of a schedule event is never cut (rule 3): the cut starts after it.
+ * A change beyond the log's end needs no cut: the log's extension asks for it.
+ */
+export async function cutInChangedContent(ctx: CutContext, fromMs: number): Promise<void> {
+  const header = ctx.header();
+  if (!header) return;
+  const from = () =>
+    Math.max(fromMs, ctx.config.clock() + cutMarginMs(ctx.config), eventsEndMs(ctx.tail.items));
+  if (boundaryAt(ctx, from()) >= logEndMs(ctx.tail.items) || !(await ctx.mayAsk())) return;
+  // The lease may just have been taken, and the log read again: where to cut is decided on it.
+  const at = boundaryAt(ctx, from());
+  if (at >= logEndMs(ctx.tail.items)) return;
+  const planned = await ctx.plan(at, header);
+  // The clock moved while planning: never cut before what players may have seen meanwhile.
+  const start = boundaryAt(ctx, Math.max(at, from()));
   if (planned.length) await ctx.appendAll(planned, start, header);
 }
 
