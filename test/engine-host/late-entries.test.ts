@@ -53,6 +53,32 @@ describe('a VOD entry added to a schedule channel playing its slate', () => {
   );
 });
 
+describe('a schedule edit that concerns nothing the log has planned', () => {
+  it('cuts nothing: an entry added beyond the log is asked for when the log gets there', async () => {
+    const system = await onSlate();
+    const planned = await system.aired();
+    const entry = system.add('later', 'VOD', system.clock.now + 120_000, system.clock.now + 140_000);
+    await system.run(system.clock.now + 30_000);
+    const aired = await system.aired();
+    expect(aired.slice(0, planned.length)).toEqual(planned);
+    await system.run(entry.end_time + 10_000);
+    expect(itemsOf(await system.aired(), 'later')[0]!.startMs - entry.start_time).toBeLessThan(SEGMENT_MS);
+  });
+
+  it('a VOD entry deleted after it was planned is replaced by the slate from the first boundary the engine can reach', async () => {
+    const system = await onSlate();
+    const entry = system.add('dropped', 'VOD', system.clock.now + 40_000, system.clock.now + 60_000);
+    await system.run(entry.start_time - 15_000);
+    expect(itemsOf(await system.aired(), 'dropped')).toHaveLength(1);
+    system.remove('dropped');
+    await system.run(entry.end_time + 10_000);
+    const aired = await system.aired();
+    expect(itemsOf(aired, 'dropped')).toEqual([]);
+    const atStart = aired.find((i) => i.startMs <= entry.start_time && i.endMs > entry.start_time)!;
+    expect(atStart.kind).toBe('slate');
+  });
+});
+
 describe('a LIVE entry added to a schedule channel playing its slate', () => {
   it.each([5_000, 15_000, 25_000, -5_000, 120_000])(
     'added %i ms before its start switches in at the first boundary the engine can reach and plays to its end',

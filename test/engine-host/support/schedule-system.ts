@@ -74,6 +74,15 @@ export function scheduleSystem({ channelRefreshMs = 2000, scheduleRefreshMs = 50
     return entry;
   }
 
+  /** Deletes an entry now, as DELETE /channels/{id}/schedule/{entryId} does. */
+  function remove(id: string): void {
+    const entry = api.entries.find((e) => e.id === id)!;
+    api.entries = api.entries.filter((e) => e !== entry);
+    api.stamp++;
+    if (entry.type === 'VOD') api.scheduleVersion++;
+    else api.liveVersion++;
+  }
+
   async function run(untilMs: number): Promise<void> {
     for (; clock.now < untilMs; clock.now += STEP_MS) {
       if (clock.now % channelRefreshMs === 0) {
@@ -103,5 +112,5 @@ export function scheduleSystem({ channelRefreshMs = 2000, scheduleRefreshMs = 50
     );
   }
 
-  return { world, clock, core, plugin, live, channelId, add, run, learnedAt, aired };
+  return { world, clock, core, plugin, live, channelId, add, remove, run, learnedAt, aired };
 }
