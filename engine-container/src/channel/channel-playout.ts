@@ -71,9 +71,9 @@ export class ChannelPlayout {
   private readonly spreadMs: number;
   /** What a reset or a late event's cut-in needs of this channel (cuts.ts). */
   private readonly cuts: CutContext;
-  /** From when the asset manager's content changed after it was planned (contentChanged), until cut in. */
+  /** From when the asset manager's content changed after it was planned (contentChanged), until cut in;
+   * lookAgain: a change (schedule, content) the next advance must look at, at once. */
   private changedFromMs: number | undefined;
-  /** Something changed that the next advance must look at (a schedule, content): wake at once. */
   private lookAgain = false;
 
   constructor(
@@ -144,7 +144,6 @@ export class ChannelPlayout {
     this.changedFromMs = Math.min(this.changedFromMs ?? fromMs, fromMs);
     this.wakeNow();
   }
-
   /** Due at the next tick; a run in flight may have missed the change, so its end makes it due again. */
   private wakeNow(): void {
     this.lookAgain = true;
