@@ -79,6 +79,22 @@ describe('a schedule edit that concerns nothing the log has planned', () => {
   });
 });
 
+describe('a VOD entry added late to a channel that several engines play', () => {
+  it('is cut in once, by whichever engine sees the change first', async () => {
+    const system = scheduleSystem({ engines: 3 });
+    system.add('film', 'VOD', T0 + 3_600_000, T0 + 3_600_000 + VOD_MS);
+    await system.run(T0 + 90_000);
+    const entry = system.add('late', 'VOD', system.clock.now + 15_000, system.clock.now + 15_000 + VOD_MS);
+    await system.run(entry.end_time + 20_000);
+    const played = itemsOf(await system.aired(), 'late');
+    expect(played).toHaveLength(1);
+    expect(played[0]!.offsetMs).toBe(0);
+    // Not cut in again, over itself, by the engines that saw the change later.
+    const logged = await system.core.store.read(system.channelId);
+    expect(logged.filter((i) => i.id === 'late')).toHaveLength(1);
+  });
+});
+
 describe('a LIVE entry added to a schedule channel playing its slate', () => {
   it.each([5_000, 15_000, 25_000, -5_000, 120_000])(
     'added %i ms before its start switches in at the first boundary the engine can reach and plays to its end',

@@ -9,6 +9,8 @@ import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import { type ChannelHeader, cutBoundaryMs, logEndMs } from '../playout/append';
+import { type ItemDraft, itemEndMs, type PlayoutItem } from '../playout/item';
+import { cutsOf } from '../playout/item-range';
 import { eventsEndMs, liveItem } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
@@ -86,9 +88,23 @@ export async function cutInChangedContent(ctx: CutContext, fromMs: number): Prom
   const at = boundaryAt(ctx, from());
   if (at >= logEndMs(ctx.tail.items)) return;
   const planned = await ctx.plan(at, header);
+  // Another engine may have cut the same change in already (each one's asset manager tells it).
+  if (planned.length === 0 || playsAlready(ctx.tail.items, at, planned[0]!.draft)) return;
   // The clock moved while planning: never cut before what players may have seen meanwhile.
   const start = boundaryAt(ctx, Math.max(at, from()));
-  if (planned.length) await ctx.appendAll(planned, start, header);
+  await ctx.appendAll(planned, start, header);
+}
+
+/**
+ * Does the log already play the draft from atMs (a segment boundary)? The same media from the same
+ * position, ending at the same instant; a slate (or gap) ending no earlier.
+ */
+export function playsAlready(items: readonly PlayoutItem[], atMs: number, draft: ItemDraft): boolean {
+  const item = liveItem(items, atMs);
+  if (!item || item.kind !== draft.kind || item.uri !== draft.uri) return false;
+  const endMs = Math.min(itemEndMs(item), cutsOf(items)[items.indexOf(item)]!);
+  if (draft.loop) return atMs + draft.durationMs >= endMs;
+  return item.offsetMs + atMs - item.startMs === draft.offsetMs && atMs + draft.durationMs === endMs;
 }
 
 /** Restarts the channel's content at the next boundary; returns where, or undefined when it could not. */

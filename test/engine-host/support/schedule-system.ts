@@ -2,13 +2,15 @@
  * A schedule channel on a fake clock: the real schedule plug-in (watch, channel, asset and stream
  * switch managers) over a scripted schedule API, and the engine core driven as the engine's loops drive
  * it: the channel list every channelRefreshMs, the schedules every scheduleRefreshMs, and the tick's
- * kick of every channel that is due, every STEP_MS.
+ * kick of every channel that is due, every STEP_MS. With `engines`, several engines (each with its own
+ * plug-in) share one playout log, each polling a second later than the one before.
  */
 import { createLogger } from '../../../core/logger';
 import { createSchedulePlugin } from '../../../engine-container/host/schedule/index';
 import type { ScheduleEntry, ScheduleSource } from '../../../engine-container/host/schedule/schedule-client';
 import { itemEndMs, type PlayoutItem } from '../../../engine-container/src/playout/item';
 import { cutsOf, isVoided } from '../../../engine-container/src/playout/item-range';
+import { InMemoryPlayoutLogStore } from '../../../engine-container/src/playout/log-store';
 import { playbackChannelId } from '../../../functions/schedule/playback-id';
 import { fakeWorld, makeCore } from '../../engine/helpers/engine-fixtures';
 import { fakeLiveSource } from '../../engine/helpers/fake-live-source';
@@ -20,7 +22,7 @@ const TENANT = 'tv.example';
 /** An item as it plays: not voided by a later cut, and ending where the next one cuts it. */
 export type Aired = PlayoutItem & { endMs: number };
 
-export function scheduleSystem({ channelRefreshMs = 2000, scheduleRefreshMs = 5000 } = {}) {
+export function scheduleSystem({ channelRefreshMs = 2000, scheduleRefreshMs = 5000, engines = 1 } = {}) {
   const world = fakeWorld();
   const clock = { now: T0 };
   const api = { stamp: 1, scheduleVersion: 1, liveVersion: 1, entries: [] as ScheduleEntry[] };
@@ -42,13 +44,19 @@ export function scheduleSystem({ channelRefreshMs = 2000, scheduleRefreshMs = 50
       api.entries.filter((e) => e.type === 'LIVE' && e.end_time > fromMs).sort(byStart),
   };
   const log = createLogger({ level: 'silent' });
-  const plugin = createSchedulePlugin({ source, clock: () => clock.now, log });
-  const { core } = makeCore(plugin.assetManager, {
-    sharedClock: clock,
-    fetch: world.origin.fetch,
-    defaultSlateUri: world.slate,
-    streamSwitchManager: plugin.switchManager,
+  const logStore = new InMemoryPlayoutLogStore();
+  const fleet = Array.from({ length: engines }, () => {
+    const plugin = createSchedulePlugin({ source, clock: () => clock.now, log });
+    const { core } = makeCore(plugin.assetManager, {
+      sharedClock: clock,
+      logStore,
+      fetch: world.origin.fetch,
+      defaultSlateUri: world.slate,
+      streamSwitchManager: plugin.switchManager,
+    });
+    return { plugin, core };
   });
+  const { core, plugin } = fleet[0]!;
   const live = fakeLiveSource(world.origin, clock);
   const channelId = playbackChannelId(TENANT, 'news');
   const refreshes = { channels: [] as number[], schedules: [] as number[] };
@@ -85,19 +93,23 @@ export function scheduleSystem({ channelRefreshMs = 2000, scheduleRefreshMs = 50
 
   async function run(untilMs: number): Promise<void> {
     for (; clock.now < untilMs; clock.now += STEP_MS) {
-      if (clock.now % channelRefreshMs === 0) {
-        core.syncChannels(await plugin.channelManager.getChannels());
-        refreshes.channels.push(clock.now);
+      // One engine after the other: their runs never overlap (a waiting engine waits in real time).
+      for (const [n, engine] of fleet.entries()) {
+        const at = clock.now - n * 1000;
+        if (at % channelRefreshMs === 0) {
+          engine.core.syncChannels(await engine.plugin.channelManager.getChannels());
+          if (n === 0) refreshes.channels.push(clock.now);
+        }
+        if (at % scheduleRefreshMs === 0) {
+          await engine.core.refreshSchedules();
+          if (n === 0) refreshes.schedules.push(clock.now);
+        }
+        await Promise.all(await engine.core.kickDue());
       }
-      if (clock.now % scheduleRefreshMs === 0) {
-        await core.refreshSchedules();
-        refreshes.schedules.push(clock.now);
-      }
-      await Promise.all(await core.kickDue());
     }
   }
 
-  /** When the engine's loops had read a change made at atMs: a channel refresh, then a schedule one. */
+  /** When the first engine's loops had read a change made at atMs: a channel refresh, then a schedule one. */
   function learnedAt(atMs: number): number {
     const listed = refreshes.channels.find((t) => t >= atMs)!;
     return refreshes.schedules.find((t) => t >= listed)!;
