@@ -71,8 +71,8 @@ export class ChannelPlayout {
   private readonly spreadMs: number;
   /** What a reset or a late event's cut-in needs of this channel (cuts.ts). */
   private readonly cuts: CutContext;
-  /** From when the asset manager's content changed after it was planned (contentChanged), until cut in;
-   * lookAgain: a change (schedule, content) the next advance must look at, at once. */
+  /** From when the asset manager's content changed (contentChanged), until cut in (a change made meanwhile
+   * stays); lookAgain: a change (schedule, content) the next advance must look at, at once. */
   private changedFromMs: number | undefined;
   private lookAgain = false;
 
@@ -133,8 +133,7 @@ export class ChannelPlayout {
   setSchedule(events: readonly ScheduleEvent[]): boolean {
     const valid = this.mixer.setSchedule(events);
     const changed = !sameEvents(this.schedule, valid);
-    this.schedule = valid;
-    this.scheduled = events.length > 0;
+    [this.schedule, this.scheduled] = [valid, events.length > 0];
     if (changed) this.wakeNow();
     return changed;
   }
@@ -280,9 +279,10 @@ export class ChannelPlayout {
       if (probe || tail.isStale(this.readTtlMs())) await tail.refresh();
       await this.loadTailVods();
       if (!this.mixer.holding) await cutInLateEvent(this.cuts, this.schedule, () => this.playedEvents());
-      const changedFromMs = this.changedFromMs;
-      this.changedFromMs = undefined;
-      if (changedFromMs !== undefined) await cutInChangedContent(this.cuts, changedFromMs);
+      const changed = this.changedFromMs;
+      if (changed !== undefined && (await cutInChangedContent(this.cuts, changed)))
+        this.changedFromMs = this.changedFromMs === changed ? undefined : this.changedFromMs;
+      else if (changed !== undefined) this.lookAgain = true;
       // While a LIVE event holds the log's end, VOD2Live waits (live/live-mixer.ts).
       // The first items fix the channel's header (ladder, target duration) before any live mixing.
       if (!this.header) await this.extend();

@@ -76,23 +76,25 @@ export async function cutInLateEvent(
  * Plans again, from the first boundary the engine can still reach at or after fromMs, what the asset
  * manager now answers differently (IAssetManager.contentChangedFrom), and cuts it in there (the lease
  * holder only). What the log plays of a schedule event is never cut (rule 3): the cut starts after it.
- * A change beyond the log's end needs no cut: the log's extension asks for it.
+ * A change beyond the log's end needs no cut: the log's extension asks for it. False: look again at the
+ * next advance (another engine held the lease, or appended meanwhile).
  */
-export async function cutInChangedContent(ctx: CutContext, fromMs: number): Promise<void> {
+export async function cutInChangedContent(ctx: CutContext, fromMs: number): Promise<boolean> {
   const header = ctx.header();
-  if (!header) return;
+  if (!header) return true;
   const from = () =>
     Math.max(fromMs, ctx.config.clock() + cutMarginMs(ctx.config), eventsEndMs(ctx.tail.items));
-  if (boundaryAt(ctx, from()) >= logEndMs(ctx.tail.items) || !(await ctx.mayAsk())) return;
+  if (boundaryAt(ctx, from()) >= logEndMs(ctx.tail.items)) return true;
+  if (!(await ctx.mayAsk())) return false;
   // The lease may just have been taken, and the log read again: where to cut is decided on it.
   const at = boundaryAt(ctx, from());
-  if (at >= logEndMs(ctx.tail.items)) return;
+  if (at >= logEndMs(ctx.tail.items)) return true;
   const planned = await ctx.plan(at, header);
   // Another engine may have cut the same change in already (each one's asset manager tells it).
-  if (planned.length === 0 || playsAlready(ctx.tail.items, at, planned[0]!.draft)) return;
+  if (planned.length === 0 || playsAlready(ctx.tail.items, at, planned[0]!.draft)) return true;
   // The clock moved while planning: never cut before what players may have seen meanwhile.
   const start = boundaryAt(ctx, Math.max(at, from()));
-  await ctx.appendAll(planned, start, header);
+  return ctx.appendAll(planned, start, header);
 }
 
 /**

@@ -93,8 +93,12 @@ export function scheduleSystem({ channelRefreshMs = 2000, scheduleRefreshMs = 50
 
   async function run(untilMs: number): Promise<void> {
     for (; clock.now < untilMs; clock.now += STEP_MS) {
-      // One engine after the other: their runs never overlap (a waiting engine waits in real time).
-      for (const [n, engine] of fleet.entries()) {
+      // One engine after the other, first each in turn (each holds the writer lease at times); their
+      // runs never overlap (a waiting engine would wait in real time).
+      const turn = (clock.now / STEP_MS) % fleet.length;
+      for (let k = 0; k < fleet.length; k++) {
+        const n = (k + turn) % fleet.length;
+        const engine = fleet[n]!;
         const at = clock.now - n * 1000;
         if (at % channelRefreshMs === 0) {
           engine.core.syncChannels(await engine.plugin.channelManager.getChannels());
