@@ -77,6 +77,12 @@ export class CompositeSources implements IChannelManager, IAssetManager {
     return source?.assets.resumesAfterLive?.(req) ?? false;
   }
 
+  /** The owning source's changes (a schedule edited); undefined when it tells none. */
+  async contentChangedFrom(req: VodRequest): Promise<number | undefined> {
+    const source = this.owner.get(req.sessionId) ?? this.sources[0];
+    return source?.assets.contentChangedFrom?.(req);
+  }
+
   handleError(err: Error, vodResponse?: VodResponse): void {
     logger.warn('channel item failed; slate inserted', {
       err: err.message,

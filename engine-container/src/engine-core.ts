@@ -256,23 +256,46 @@ export class EngineCore {
       .catch((err: unknown) => this.log.error('default slate cannot be loaded', { uri, err }));
   }
 
-  async refreshSchedules(): Promise<void> {
+  /**
+   * Every channel's schedule events (stream switch manager) and, when the asset manager tells, from
+   * when its content changed (IAssetManager.contentChangedFrom); returns how many channels must look
+   * at a change at once (the tick is poked for them).
+   */
+  async refreshSchedules(): Promise<number> {
     const manager = this.config.streamSwitchManager;
-    if (!manager) return;
+    const assets = this.assetManager;
+    let changed = 0;
     await Promise.all(
       [...this.channels.values()].map(async ({ playout }) => {
-        try {
-          const events = await withTimeout(
-            manager.getSchedule(playout.channel.id),
-            this.config.getNextVodTimeoutMs,
-            'getSchedule',
-          );
-          playout.setSchedule(Array.isArray(events) ? events : []);
-        } catch (err) {
-          this.log.warn('getSchedule failed', { channelId: playout.channel.id, err });
-        }
+        const channelId = playout.channel.id;
+        if (manager)
+          try {
+            const events = await withTimeout(
+              manager.getSchedule(channelId),
+              this.config.getNextVodTimeoutMs,
+              'getSchedule',
+            );
+            if (playout.setSchedule(Array.isArray(events) ? events : [])) changed++;
+          } catch (err) {
+            this.log.warn('getSchedule failed', { channelId, err });
+          }
+        if (assets.contentChangedFrom)
+          try {
+            const fromMs = await withTimeout(
+              assets.contentChangedFrom({ sessionId: channelId, playlistId: channelId }),
+              this.config.getNextVodTimeoutMs,
+              'contentChangedFrom',
+            );
+            if (typeof fromMs === 'number' && Number.isFinite(fromMs)) {
+              playout.contentChanged(fromMs);
+              changed++;
+            }
+          } catch (err) {
+            this.log.warn('contentChangedFrom failed', { channelId, err });
+          }
       }),
     );
+    return changed;
   }
 
   sweep(): void {

@@ -131,8 +131,12 @@ export class Engine {
       const refresh = new TaskLoop(() => this.refreshChannels(), config.channelRefreshIntervalMs, onError);
       loops.push([refresh, config.channelRefreshIntervalMs]);
     }
-    if (config.streamSwitchManager) {
-      loops.push([new TaskLoop(() => core.refreshSchedules(), config.scheduleRefreshIntervalMs, onError), 0]);
+    if (config.streamSwitchManager || core.assetManager.contentChangedFrom) {
+      const refresh = async () => {
+        // A change may concern what the log has planned: the channels it woke are due now.
+        if ((await core.refreshSchedules()) > 0) this.tick?.poke();
+      };
+      loops.push([new TaskLoop(refresh, config.scheduleRefreshIntervalMs, onError), 0]);
     }
     if (config.cloudMetrics) {
       loops.push([

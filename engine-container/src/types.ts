@@ -80,6 +80,13 @@ export interface IAssetManager {
    * the engine asks getNextVod, as a schedule that says what is on at each moment wants.
    */
   resumesAfterLive?(req: VodRequest): boolean;
+  /**
+   * Our extension, asked for every channel every scheduleRefreshIntervalMs: the earliest instant from
+   * which getNextVod's answers for the channel changed since it was last asked (a schedule edited after
+   * the engine planned it), else undefined. The engine plans again, and cuts in, what its log has from
+   * the first segment boundary it can still reach at or after that instant (docs/live-mixing.md).
+   */
+  contentChangedFrom?(req: VodRequest): Promise<number | undefined>;
 }
 
 export interface AudioTrack {

@@ -114,6 +114,35 @@ describe('a channel', () => {
     expect(after.segments.some((s) => s.uri.startsWith('https://origin.test/ad/'))).toBe(true);
   });
 
+  it.each([5_000, 15_000, 25_000, -5_000])(
+    'on its slate, cuts in a VOD event announced %i ms before its start at the first boundary it can reach, woken by the change itself',
+    async (noticeMs) => {
+      const world = fakeWorld();
+      const gap = { id: 'gap', title: 'gap', type: 'gap' as const, desiredDuration: 60_000 };
+      const made = makeCore(new ScriptedAssetManager(() => gap), {
+        fetch: world.origin.fetch,
+        defaultSlateUri: world.slate,
+      });
+      const { playout } = made.core.upsertChannel({ id: 'ch', name: 'ch' });
+      const { clock } = made;
+      // Just after an advance: on its own, the channel would next look at its log 29 s later.
+      await runUntil(playout, clock, clock.now + 91_000);
+      const announcedAt = clock.now;
+      const start = announcedAt + noticeMs;
+      const event = { eventId: 'film', assetId: 'a', title: 'Film', type: 2, uri: world.a, duration: 20_000 };
+      playout.setSchedule([{ ...event, start_time: start, end_time: start + 30_000 }]);
+      await runUntil(playout, clock, start + 40_000);
+      const played = playout.tail.items.filter((i) => i.eventId === 'film');
+      // The cut is at least 1 s (cutMarginMs) ahead of the clock, on one of the slate's 2 s segments.
+      const reachable = Math.max(start, announcedAt + 1000);
+      expect(played).toHaveLength(1);
+      expect(played[0]!.startMs).toBeGreaterThanOrEqual(reachable);
+      expect(played[0]!.startMs - reachable).toBeLessThan(2000);
+      const endMs = played[0]!.startMs + played[0]!.durationMs;
+      expect(Math.abs(endMs - (start + 20_000))).toBeLessThan(2000);
+    },
+  );
+
   it('restarts from the next segment boundary on reset, never taking back a segment', async () => {
     const { playout, clock, playlists, am, core } = loopChannel();
     const resets: EngineEvent[] = [];

@@ -13,6 +13,11 @@
  * changed or playout nears the window's end, never on a timer (so an idle channel, even one playing
  * gaps, costs no reads). Without a known version (a channel not listed yet) the window is reused for
  * `refreshMs` and only while it has entries ahead, as a version cannot tell it is current.
+ *
+ * An edit may concern what the engine has already planned (its look-ahead, about three target
+ * durations): the engine asks contentChangedFrom for every channel every scheduleRefreshIntervalMs,
+ * and a channel whose version moved has its window read again then and compared with the one it
+ * replaces (schedule-diff.ts), so the engine cuts the change in (channel/cuts.ts).
  */
 
 import type { Logger } from '../../../core/logger';
@@ -20,6 +25,7 @@ import { parsePlaybackChannelId } from '../../../functions/schedule/playback-id'
 import type { IAssetManager, UpcomingContent, VodRequest, VodResponse } from '../../src/index';
 import { DEFAULT_ON_AIR_OPTIONS, nextVodEntry, type OnAirOptions, onAirAt } from './on-air';
 import type { ScheduleEntry, ScheduleSource } from './schedule-client';
+import { firstChangeMs } from './schedule-diff';
 
 export interface ScheduleAssetManagerOptions {
   source: ScheduleSource;
@@ -50,6 +56,8 @@ export class ScheduleAssetManager implements IAssetManager {
   private readonly windows = new Map<string, CachedWindow>();
   /** A fetch in flight per channel: the engine's retries of a slow first item wait for it, not refetch. */
   private readonly fetching = new Map<string, Promise<unknown>>();
+  /** Per channel, from when its schedule changed since the engine last asked contentChangedFrom. */
+  private readonly changedFrom = new Map<string, number>();
   private readonly clock: () => number;
   private readonly windowMs: number;
   private readonly refreshMs: number;
@@ -116,7 +124,13 @@ export class ScheduleAssetManager implements IAssetManager {
     const entries = named
       ? await this.options.source.schedule(named.id, fromMs, toMs, named.tenant)
       : await this.options.source.schedule(channelId, fromMs, toMs);
+    const before = this.windows.get(channelId);
     this.windows.set(channelId, { fetchedAt: now, version, fromMs, toMs, entries });
+    const changed =
+      before &&
+      firstChangeMs(before.entries, entries, Math.max(before.fromMs, fromMs), Math.min(before.toMs, toMs));
+    if (changed !== undefined)
+      this.changedFrom.set(channelId, Math.min(this.changedFrom.get(channelId) ?? changed, changed));
     return entries;
   }
 
@@ -139,6 +153,21 @@ export class ScheduleAssetManager implements IAssetManager {
     const tMs = this.playoutInstant(channelId, req.startMs);
     const entry = nextVodEntry(await this.entriesAround(channelId, tMs), tMs);
     return entry ? { vod: { id: entry.id, title: entry.title, uri: entry.url } } : {};
+  }
+
+  /**
+   * From when the channel's schedule changed since the engine last asked (undefined: it did not). A
+   * version that moved since the window was read has it read again now, not at the next item.
+   */
+  async contentChangedFrom(req: VodRequest): Promise<number | undefined> {
+    const channelId = req.playlistId ?? req.sessionId;
+    const cached = this.windows.get(channelId);
+    const version = this.options.scheduleVersion?.(channelId);
+    if (cached && version !== undefined && cached.version !== version)
+      await this.entriesAround(channelId, this.clock());
+    const fromMs = this.changedFrom.get(channelId);
+    this.changedFrom.delete(channelId);
+    return fromMs;
   }
 
   handleError(err: Error, vodResponse?: VodResponse): void {

@@ -6,25 +6,24 @@
 import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
-import { renditionKeys } from '../ladder/output-ladder';
 import { LiveMixer } from '../live/live-mixer';
 import type { Metrics } from '../metrics';
-import { buildItem, type ChannelHeader, logEndMs, nextStartMs } from '../playout/append';
-import { itemEndMs } from '../playout/item';
+import { type ChannelHeader, logEndMs, nextStartMs } from '../playout/append';
 import type { PlayoutLogStore } from '../playout/log-store';
 import { firstItemToKeep, itemSummary, liveItem } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { VodCache } from '../vod/vod-cache';
-import { type CutContext, cutInLateEvent, cutMarginMs, resetChannel } from './cuts';
-import { decideHeader, fixedTargetDurationS, waitsForContent } from './header';
+import { appendPlanned } from './append-planned';
+import { type CutContext, cutInChangedContent, cutInLateEvent, cutMarginMs, resetChannel } from './cuts';
+import { fixedTargetDurationS, waitsForContent } from './header';
 import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
 import { aloneExtendAtMs, continueLocally } from './outage/local-continuation';
 import { OutageGuard } from './outage/outage-guard';
 import type { LadderSource, PlannedItem, Planner } from './planner';
-import { markResumePoints, resumeAfterLive } from './resume-after-live';
-import { eventIdsOf, planScheduled } from './schedule';
+import { resumeAfterLive } from './resume-after-live';
+import { eventIdsOf, planScheduled, sameEvents } from './schedule';
 import { loadNewTailVods } from './tail-vods';
 import { planSpreadMs, wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
@@ -72,6 +71,10 @@ export class ChannelPlayout {
   private readonly spreadMs: number;
   /** What a reset or a late event's cut-in needs of this channel (cuts.ts). */
   private readonly cuts: CutContext;
+  /** From when the asset manager's content changed (contentChanged), until cut in (a change made meanwhile
+   * stays); lookAgain: a change (schedule, content) the next advance must look at, at once. */
+  private changedFromMs: number | undefined;
+  private lookAgain = false;
 
   constructor(
     public channel: Channel,
@@ -104,6 +107,7 @@ export class ChannelPlayout {
       mayAsk: () => this.mayAsk(),
       loadTailVods: () => this.loadTailVods(),
       appendAll: (planned, startMs, header) => this.appendAll(planned, startMs, header),
+      plan: (startMs, header) => this.plan(startMs, header, []),
       extend: () => this.extend(),
     };
   }
@@ -122,9 +126,27 @@ export class ChannelPlayout {
     return this.outage.sinceMs;
   }
 
-  setSchedule(events: readonly ScheduleEvent[]): void {
-    this.schedule = this.mixer.setSchedule(events);
-    this.scheduled = events.length > 0;
+  /**
+   * The stream switch manager's events now; true when they changed. A change is looked at by the next
+   * tick, not at the next item start (a minute away on a slate): a late event cuts in (cuts.ts).
+   */
+  setSchedule(events: readonly ScheduleEvent[]): boolean {
+    const valid = this.mixer.setSchedule(events);
+    const changed = !sameEvents(this.schedule, valid);
+    [this.schedule, this.scheduled] = [valid, events.length > 0];
+    if (changed) this.wakeNow();
+    return changed;
+  }
+
+  /** The asset manager's answers changed from fromMs on (IAssetManager.contentChangedFrom): cuts.ts. */
+  contentChanged(fromMs: number): void {
+    this.changedFromMs = Math.min(this.changedFromMs ?? fromMs, fromMs);
+    this.wakeNow();
+  }
+  /** Due at the next tick; a run in flight may have missed the change, so its end makes it due again. */
+  private wakeNow(): void {
+    this.lookAgain = true;
+    if (!this.busy) this.setWake(Math.min(this.wakeAtMs, this.deps.config.clock()));
   }
 
   /**
@@ -159,7 +181,8 @@ export class ChannelPlayout {
    */
   wake(): Promise<void> {
     const { header, tail } = this;
-    const plain = !this.busy && !this.outage.failing && !this.scheduled && !this.mixer.holding;
+    const plain =
+      !this.busy && !this.outage.failing && !this.scheduled && !this.mixer.holding && !this.lookAgain;
     if (!plain || !header || tail.pending.length > 0) return this.advance();
     if (logEndMs(tail.items) <= this.deps.config.clock() + this.leadMs(header)) return this.advance();
     this.trim();
@@ -229,6 +252,7 @@ export class ChannelPlayout {
     const header = this.header;
     const now = this.deps.config.clock();
     if (!header) return now + START_RETRY_MS;
+    if (this.lookAgain) return now;
     return wakeAtMs(this.tail.items, now, this.leadMs(header), this.mixer.wakeMs());
   }
 
@@ -240,6 +264,7 @@ export class ChannelPlayout {
 
   /** One advance; 'alone' when the store is in its backoff and the log was only extended here. */
   private async runAdvance(): Promise<'alone' | undefined> {
+    this.lookAgain = false;
     // Still failing: keep the log ahead alone first, in case this attempt hangs until its timeout.
     if (this.outage.failing) {
       const extended = await this.continueAlone();
@@ -254,6 +279,10 @@ export class ChannelPlayout {
       if (probe || tail.isStale(this.readTtlMs())) await tail.refresh();
       await this.loadTailVods();
       if (!this.mixer.holding) await cutInLateEvent(this.cuts, this.schedule, () => this.playedEvents());
+      const changed = this.changedFromMs;
+      if (changed !== undefined && (await cutInChangedContent(this.cuts, changed)))
+        this.changedFromMs = this.changedFromMs === changed ? undefined : this.changedFromMs;
+      else if (changed !== undefined) this.lookAgain = true;
       // While a LIVE event holds the log's end, VOD2Live waits (live/live-mixer.ts).
       // The first items fix the channel's header (ladder, target duration) before any live mixing.
       if (!this.header) await this.extend();
@@ -290,9 +319,14 @@ export class ChannelPlayout {
     );
   }
 
-  private plan(startMs: number, header: ChannelHeader | undefined): Promise<PlannedItem[]> {
+  /** What plays from startMs; `resume`: what a LIVE event ending at the log's end cut into. */
+  private plan(
+    startMs: number,
+    header: ChannelHeader | undefined,
+    resume = resumeAfterLive(this.tail.items),
+  ): Promise<PlannedItem[]> {
     const targetDurationS = header?.targetDurationS ?? fixedTargetDurationS(this.channel, this.deps.config);
-    const ctx = { channel: this.channel, startMs, targetDurationS, resume: resumeAfterLive(this.tail.items) };
+    const ctx = { channel: this.channel, startMs, targetDurationS, resume };
     if (this.schedule.length === 0) return this.deps.planner.next(ctx);
     const live = this.mixer.nextStartMs(startMs);
     return planScheduled(this.deps.planner, ctx, this.schedule, this.playedEvents(), live);
@@ -339,35 +373,14 @@ export class ChannelPlayout {
     return false;
   }
 
-  /**
-   * Appends planned items from startMs on; false when another writer got there first. Without a known
-   * header, the items' own is decided (header.ts), from `upcoming` when they hold no VOD.
-   */
-  private async appendAll(
+  /** Appends planned items from startMs on (append-planned.ts); false when another writer got there first. */
+  private appendAll(
     planned: PlannedItem[],
     startMs: number,
     known?: ChannelHeader,
     upcoming?: LadderSource,
   ): Promise<boolean> {
-    const { config, vods, resolve, metrics, events } = this.deps;
-    const slateUri = this.channel.slate ?? config.defaultSlateUri;
-    const slate = slateUri ? vods.get(slateUri) : undefined;
-    const header = known ?? decideHeader(this.channel, planned, slate, config, upcoming);
-    const keys = renditionKeys(header.ladder);
-    let at = startMs;
-    for (const { draft } of planned) {
-      markResumePoints(draft, this.tail.items, at);
-      const item = buildItem(this.tail.items, draft, at, header, keys, resolve);
-      if ((await this.tail.append(item)) === 'conflict') {
-        metrics.inc('AppendConflicts');
-        await this.tail.refresh();
-        return false;
-      }
-      metrics.inc('ItemsAppended');
-      events.emit(this.channel.id, 'item_appended', itemSummary(item));
-      at = itemEndMs(item);
-    }
-    return true;
+    return appendPlanned(this.deps, this.channel, this.tail, planned, startMs, known, upcoming);
   }
 
   private trim(): void {

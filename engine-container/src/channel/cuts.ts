@@ -1,13 +1,17 @@
 /**
- * Cutting into a channel's log ahead of now: a reset (engine README, "Reset") and a schedule event
- * announced late (live-mixing.md, rule 3). Both start at a segment boundary far enough ahead that no
- * engine, whose view of the log may be up to sharedLogMaxAgeMs old, has served what the cut replaces.
+ * Cutting into a channel's log ahead of now: a reset (engine README, "Reset"), a schedule event
+ * announced late (live-mixing.md, rule 3), and content the asset manager changed after it was planned
+ * (IAssetManager.contentChangedFrom: a schedule entry added late). Each starts at a segment boundary far
+ * enough ahead that no engine, whose view of the log may be up to sharedLogMaxAgeMs old, has served
+ * what the cut replaces.
  */
 import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import { type ChannelHeader, cutBoundaryMs, logEndMs } from '../playout/append';
-import { liveItem } from '../playout/log-upkeep';
+import { type ItemDraft, itemEndMs, type PlayoutItem } from '../playout/item';
+import { cutsOf } from '../playout/item-range';
+import { eventsEndMs, liveItem } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import type { LogTail } from './log-tail';
@@ -30,6 +34,8 @@ export interface CutContext {
   mayAsk(): Promise<boolean>;
   loadTailVods(): Promise<void>;
   appendAll(planned: PlannedItem[], startMs: number, header: ChannelHeader): Promise<boolean>;
+  /** What the channel plays from startMs, as its log's extension would plan it (its schedule's events kept). */
+  plan(startMs: number, header: ChannelHeader): Promise<PlannedItem[]>;
   extend(): Promise<void>;
 }
 
@@ -64,6 +70,43 @@ export async function cutInLateEvent(
   // The clock moved while planning: never cut before what players may have seen meanwhile.
   const start = boundaryAt(ctx, Math.max(at, ctx.config.clock() + cutMarginMs(ctx.config)));
   if (planned.length) await ctx.appendAll(planned, start, header);
+}
+
+/**
+ * Plans again, from the first boundary the engine can still reach at or after fromMs, what the asset
+ * manager now answers differently (IAssetManager.contentChangedFrom), and cuts it in there (the lease
+ * holder only). What the log plays of a schedule event is never cut (rule 3): the cut starts after it.
+ * A change beyond the log's end needs no cut: the log's extension asks for it. False: look again at the
+ * next advance (another engine held the lease, or appended meanwhile).
+ */
+export async function cutInChangedContent(ctx: CutContext, fromMs: number): Promise<boolean> {
+  const header = ctx.header();
+  if (!header) return true;
+  const from = () =>
+    Math.max(fromMs, ctx.config.clock() + cutMarginMs(ctx.config), eventsEndMs(ctx.tail.items));
+  if (boundaryAt(ctx, from()) >= logEndMs(ctx.tail.items)) return true;
+  if (!(await ctx.mayAsk())) return false;
+  // The lease may just have been taken, and the log read again: where to cut is decided on it.
+  const at = boundaryAt(ctx, from());
+  if (at >= logEndMs(ctx.tail.items)) return true;
+  const planned = await ctx.plan(at, header);
+  // Another engine may have cut the same change in already (each one's asset manager tells it).
+  if (planned.length === 0 || playsAlready(ctx.tail.items, at, planned[0]!.draft)) return true;
+  // The clock moved while planning: never cut before what players may have seen meanwhile.
+  const start = boundaryAt(ctx, Math.max(at, from()));
+  return ctx.appendAll(planned, start, header);
+}
+
+/**
+ * Does the log already play the draft from atMs (a segment boundary)? The same media from the same
+ * position, ending at the same instant; a slate (or gap) ending no earlier.
+ */
+export function playsAlready(items: readonly PlayoutItem[], atMs: number, draft: ItemDraft): boolean {
+  const item = liveItem(items, atMs);
+  if (!item || item.kind !== draft.kind || item.uri !== draft.uri) return false;
+  const endMs = Math.min(itemEndMs(item), cutsOf(items)[items.indexOf(item)]!);
+  if (draft.loop) return atMs + draft.durationMs >= endMs;
+  return item.offsetMs + atMs - item.startMs === draft.offsetMs && atMs + draft.durationMs === endMs;
 }
 
 /** Restarts the channel's content at the next boundary; returns where, or undefined when it could not. */

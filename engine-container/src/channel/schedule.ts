@@ -67,6 +67,24 @@ export function planScheduled(
   return planner.next({ ...ctx, untilMs: Number.isFinite(untilMs) ? untilMs : undefined });
 }
 
+/** Do two answers of the stream switch manager hold the same events? */
+export function sameEvents(a: readonly ScheduleEvent[], b: readonly ScheduleEvent[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((e, i) => {
+      const o = b[i]!;
+      return (
+        e.eventId === o.eventId &&
+        e.type === o.type &&
+        e.start_time === o.start_time &&
+        e.end_time === o.end_time &&
+        e.uri === o.uri &&
+        e.duration === o.duration
+      );
+    })
+  );
+}
+
 /** The schedule events the items play (their eventIds). */
 export function eventIdsOf(items: readonly PlayoutItem[]): Set<string> {
   const ids = new Set<string>();

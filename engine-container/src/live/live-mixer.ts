@@ -11,6 +11,7 @@ import { AssetError, type PlannedItem, type Planner } from '../channel/planner';
 import type { EngineConfig } from '../config';
 import { type ChannelHeader, cutBoundaryMs, logEndMs, REFERENCE_KEY } from '../playout/append';
 import type { ItemDraft, PlayoutItem } from '../playout/item';
+import { eventsEndMs } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
 import type { Channel, ScheduleEvent } from '../types';
 import { buildParsedVod } from '../vod/parsed-vod';
@@ -58,17 +59,6 @@ interface Following {
   lastMsn: number;
   lastNewAtMs: number;
   targetDurationS: number;
-}
-
-/** Where the last schedule event the log plays ends (not voided by a later cut). */
-function eventsEndMs(items: readonly PlayoutItem[]): number {
-  let later = Number.POSITIVE_INFINITY;
-  for (let k = items.length - 1; k >= 0; k--) {
-    const item = items[k]!;
-    if (item.eventId && item.startMs < later) return Math.min(later, item.startMs + item.durationMs);
-    later = Math.min(later, item.startMs);
-  }
-  return Number.NEGATIVE_INFINITY;
 }
 
 export class LiveMixer {

@@ -23,6 +23,17 @@ export function liveItem(items: readonly PlayoutItem[], nowMs: number): PlayoutI
   return undefined;
 }
 
+/** Where the last schedule event the log plays ends (not voided by a later cut). */
+export function eventsEndMs(items: readonly PlayoutItem[]): number {
+  let later = Number.POSITIVE_INFINITY;
+  for (let k = items.length - 1; k >= 0; k--) {
+    const item = items[k]!;
+    if (item.eventId && item.startMs < later) return Math.min(later, item.startMs + item.durationMs);
+    later = Math.min(later, item.startMs);
+  }
+  return Number.NEGATIVE_INFINITY;
+}
+
 /** An item as channel events describe it. */
 export function itemSummary(item: PlayoutItem): Record<string, unknown> {
   const { seq, kind, id, title, uri, startMs, durationMs, eventId, reason } = item;
