@@ -4,7 +4,7 @@ import { interstitialPieces, splicedPieces } from '../../engine-container/src/pl
 import type { VodPlan } from '../../engine-container/src/playout/drafts';
 import type { VodResponse } from '../../engine-container/src/types';
 import { type ParsedVod, referenceTrack } from '../../engine-container/src/vod/parsed-vod';
-import { makeVod } from './helpers/log';
+import { makeVod } from '../engine/helpers/log';
 
 const CONTENT = 'https://o.test/show/m.m3u8';
 const AD = 'https://ads.test/ad/m.m3u8';
