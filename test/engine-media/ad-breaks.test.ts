@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { adBreakItems, placeBreaks } from '../../engine-container/src/channel/ad-break-plan';
 import { interstitialPieces, splicedPieces } from '../../engine-container/src/playout/ad-breaks';
 import type { VodPlan } from '../../engine-container/src/playout/drafts';
+import { computeWindow } from '../../engine-container/src/playout/window';
+import { renderMediaPlaylist } from '../../engine-container/src/render/media-playlist';
 import type { VodResponse } from '../../engine-container/src/types';
 import { type ParsedVod, referenceTrack } from '../../engine-container/src/vod/parsed-vod';
-import { makeVod } from '../engine/helpers/log';
+import { ladderOf, makeVod, TestLog } from '../engine/helpers/log';
+import { parseMediaPlaylist } from '../support/hls-playlist';
+import { checkPlaylist } from '../support/live-rules';
 
 const CONTENT = 'https://o.test/show/m.m3u8';
 const AD = 'https://ads.test/ad/m.m3u8';
@@ -150,5 +154,42 @@ describe('a VOD with ad breaks as playout items', () => {
       },
     ]);
     expect(planned[0]!.draft.interstitial).toBeUndefined();
+  });
+});
+
+describe('a VOD with an ad break, rendered', () => {
+  const breaks = [{ offsetMs: 6000, durationMs: 4000, uri: AD }];
+  const render = async (delivery: 'spliced' | 'interstitial') => {
+    const log = TestLog.withLadder(ladderOf([1]), 2);
+    const planned = await adBreakItems(deps(), { vod: content, plan, breaks, delivery });
+    for (const p of planned) log.appendDraft(p.vod, p.draft);
+    return renderMediaPlaylist(computeWindow(log.items, log.resolve, 'v0', log.t0 + 30_000, 60_000));
+  };
+  const lines = (text: string) => text.split('\n');
+
+  it('spliced: the ad segments between cue-out and cue-in, the content resuming at the segment it was cut at', async () => {
+    const text = await render('spliced');
+    const l = lines(text);
+    const out = l.findIndex((x) => x.startsWith('#EXT-X-CUE-OUT:'));
+    const back = l.indexOf('#EXT-X-CUE-IN');
+    const uris = (from: number, to: number) => l.slice(from, to).filter((x) => x.startsWith('https://'));
+    expect(l[out]).toBe('#EXT-X-CUE-OUT:DURATION=4.000');
+    expect(uris(out, back)).toEqual(['https://ads.test/ad/v0-0.ts', 'https://ads.test/ad/v0-1.ts']);
+    expect(uris(0, out).at(-1)).toBe('https://o.test/show/v0-2.ts');
+    expect(uris(back, l.length)[0]).toBe('https://o.test/show/v0-3.ts');
+    expect(checkPlaylist(parseMediaPlaylist(text))).toEqual([]);
+  });
+
+  it('as an interstitial: every content segment once, in order, with no discontinuity, the break on the segment at its offset', async () => {
+    const text = await render('interstitial');
+    const l = lines(text);
+    const uris = l.filter((x) => x.startsWith('https://'));
+    expect(uris).toEqual(Array.from({ length: 10 }, (_, i) => `https://o.test/show/v0-${i}.ts`));
+    expect(l).not.toContain('#EXT-X-DISCONTINUITY');
+    expect(text).not.toContain('#EXT-X-CUE');
+    const at = l.findIndex((x) => x.includes('CLASS="com.apple.hls.interstitial"'));
+    expect(l[at]).toContain(`START-DATE="${new Date(Date.UTC(2025, 0, 1) + 6000).toISOString()}"`);
+    expect(l.slice(at).find((x) => x.startsWith('https://'))).toBe('https://o.test/show/v0-3.ts');
+    expect(checkPlaylist(parseMediaPlaylist(text))).toEqual([]);
   });
 });
