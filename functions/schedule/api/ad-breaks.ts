@@ -64,10 +64,17 @@ export function checkAdBreaksInside(breaks: readonly AdBreak[] | undefined, entr
   });
 }
 
-/** Every ad must answer as HLS now, as a VOD entry's url must (400 naming the first that does not). */
+/**
+ * Every ad must answer as HLS now, as a VOD entry's url must (400 naming the first that does not). Each
+ * distinct URL is fetched once, all at once: one request costs at most MAX_AD_BREAKS fetches, each
+ * bounded (SCHEDULE_FETCH_TIMEOUT_MS), whatever the list repeats.
+ */
 export async function checkAdSources(breaks: readonly AdBreak[] | undefined, probe: Probe): Promise<void> {
   if (!breaks?.length) return;
-  const problems = await Promise.all(breaks.map((b) => probe(b.url)));
+  const urls = [...new Set(breaks.map((b) => b.url))];
+  const answers = await Promise.all(urls.map(probe));
+  const problemOf = new Map(urls.map((url, k) => [url, answers[k]]));
+  const problems = breaks.map((b) => problemOf.get(b.url));
   const i = problems.findIndex((p) => p !== undefined);
   if (i >= 0)
     throw badRequest(`adBreaks.${i}.url does not answer as HLS (${problems[i]})`, `adBreaks.${i}.url`);

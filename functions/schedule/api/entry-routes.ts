@@ -102,6 +102,9 @@ export function entryRoutes(ctx: EpgRouteContext): Route[] {
         if (!channel) throw notFound(`channel ${id} not found`);
         if (body.end !== undefined && Date.parse(body.end) <= deps.clock())
           throw badRequest('the entry ends in the past', 'end');
+        // Breaks past a given end are refused before any ad is fetched.
+        if (body.end !== undefined)
+          checkAdBreaksInside(body.adBreaks, Date.parse(body.end) - Date.parse(body.start));
         await checkAdSources(body.adBreaks, deps.probe);
         const warnings = await checkEntrySource(body, deps.probe);
         if (body.type === 'LIVE') await checkLiveSource(body.url, channel, deps.liveSegmentS);
