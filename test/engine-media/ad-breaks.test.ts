@@ -141,6 +141,20 @@ describe('a VOD with ad breaks as playout items', () => {
     expect(d.reported.map((r) => r.uri)).toEqual([AD]);
   });
 
+  it('keeps the breaks whose ads load when another cannot, each named by its place in the entry', async () => {
+    const d = deps();
+    const two = [{ offsetMs: 4000, durationMs: 2000, uri: 'https://ads.test/gone/m.m3u8' }, ...breaks];
+    const planned = await adBreakItems(d, { vod: content, plan, breaks: two, delivery: 'spliced' });
+    expect(planned.map(({ draft }) => [draft.kind, draft.id, draft.offsetMs, draft.durationMs])).toEqual([
+      ['vod', 'e1', 0, 6000],
+      ['preroll', 'ad-break-1-6000', 0, 4000],
+      ['vod', 'e1', 6000, 14_000],
+    ]);
+    expect(d.reported).toEqual([
+      { id: 'ad-break-0-4000', title: 'ad break', uri: 'https://ads.test/gone/m.m3u8' },
+    ]);
+  });
+
   it('as an interstitial: the content split at the break, the later item continuing the stream and naming the ad', async () => {
     const planned = await adBreakItems(deps({}), { vod: content, plan, breaks, delivery: 'interstitial' });
     expect(planned.map(({ draft }) => draft)).toMatchObject([

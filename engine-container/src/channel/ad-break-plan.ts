@@ -60,17 +60,20 @@ export async function adBreakItems(deps: AdBreakPlanDeps, input: AdBreakPlanInpu
       vod: input.vod,
     }));
   }
-  // Spliced: every ad is loaded first; its played length (whole segments) is the break's length.
+  // Spliced: every ad is loaded first, all at once (a slow ad server delays the plan once, not per
+  // break); its played length (whole ad segments) is its break's length in the programme.
   const ads = new Map<AdBreak, { vod: ParsedVod; durationMs: number }>();
-  for (const [index, b] of breaks.entries()) {
-    try {
-      const vod = await deps.load(b.uri);
-      const draft = vodDraft(referenceTrack(vod), { ...adPlan(b, index), desiredDurationMs: b.durationMs });
-      ads.set(b, { vod, durationMs: draft.durationMs });
-    } catch (err) {
-      deps.report(err, { id: adId(b, index), title: 'ad break', uri: b.uri });
+  const loaded = await Promise.allSettled(breaks.map((b) => deps.load(b.uri)));
+  loaded.forEach((result, index) => {
+    const b = breaks[index]!;
+    if (result.status === 'rejected') {
+      deps.report(result.reason, { id: adId(b, index), title: 'ad break', uri: b.uri });
+      return;
     }
-  }
+    const vod = result.value;
+    const draft = vodDraft(referenceTrack(vod), { ...adPlan(b, index), desiredDurationMs: b.durationMs });
+    ads.set(b, { vod, durationMs: draft.durationMs });
+  });
   const playable = breaks.filter((b) => ads.has(b));
   const placed: PlacedBreak[] = playable.map((b) => ({
     offsetMs: b.offsetMs,
@@ -84,7 +87,7 @@ export async function adBreakItems(deps: AdBreakPlanDeps, input: AdBreakPlanInpu
     const b = playable[piece.breakIndex]!;
     const ad = ads.get(b)!;
     const draft = vodDraft(referenceTrack(ad.vod), {
-      ...adPlan(b, piece.breakIndex),
+      ...adPlan(b, breaks.indexOf(b)),
       offsetMs: piece.offsetMs,
       desiredDurationMs: piece.durationMs,
     });
