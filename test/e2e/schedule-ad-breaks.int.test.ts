@@ -64,7 +64,7 @@ async function adChannel(id: string, adDelivery: string, entryMs: number): Promi
   const made = await api('/channels', { id, title: id, targetDuration: 2, adDelivery });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   expect(made.body).toMatchObject({ adDelivery });
-  await scheduleEntries(id, Date.now() + 20_000, entryMs);
+  await scheduleEntries(id, Date.now() + 30_000, entryMs);
   return (made.body as { playback: string }).playback;
 }
 
@@ -117,7 +117,9 @@ describe(`ad breaks of schedule entries, played by hls.js in Chromium${skipReaso
       sharedDynamoDb: sharedDynamoDb(),
       ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
       services: ['schedule', 'engine'],
-      env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },
+      // Each entry's VOD and ad are fetched once as HLS when it is made: on a loaded machine the
+      // origin may take longer than the 5 s default to answer.
+      env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500', SCHEDULE_FETCH_TIMEOUT_MS: '20000' },
     });
     // Both channels fill their window while the first is checked and played.
     interstitialMaster = await adChannel('breaks-interstitial', 'interstitial', 20_000);

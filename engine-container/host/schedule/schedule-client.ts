@@ -58,11 +58,11 @@ const entrySchema = z.object({
   url: z.string(),
   duration: z.number(),
   type: z.enum(['VOD', 'LIVE']),
-  /** A VOD entry's ad breaks (docs/schedule-api.md "Ad breaks"); the service checked their limits. */
-  adBreaks: z
-    .array(z.object({ offset: z.number(), duration: z.number(), url: z.string() }))
-    .max(100)
-    .optional(),
+  /**
+   * A VOD entry's ad breaks (docs/schedule-api.md "Ad breaks"). The service enforces their limits; a
+   * limit here as well would turn a service that raised its own into schedules the engine cannot read.
+   */
+  adBreaks: z.array(z.object({ offset: z.number(), duration: z.number(), url: z.string() })).optional(),
 });
 const entriesSchema = z.array(entrySchema.passthrough());
 
