@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ScheduleChannelManager } from '../../engine-container/host/schedule/schedule-channel-manager';
 import { adBreakItems, placeBreaks } from '../../engine-container/src/channel/ad-break-plan';
 import { interstitialPieces, splicedPieces } from '../../engine-container/src/playout/ad-breaks';
 import type { VodPlan } from '../../engine-container/src/playout/drafts';
@@ -205,5 +206,20 @@ describe('a VOD with an ad break, rendered', () => {
     expect(l[at]).toContain(`START-DATE="${new Date(Date.UTC(2025, 0, 1) + 6000).toISOString()}"`);
     expect(l.slice(at).find((x) => x.startsWith('https://'))).toBe('https://o.test/show/v0-3.ts');
     expect(checkPlaylist(parseMediaPlaylist(text))).toEqual([]);
+  });
+});
+
+describe("a schedule channel's ad delivery in the engine", () => {
+  const manager = (listed: object) =>
+    new ScheduleChannelManager({
+      watch: { refresh: async () => [{ id: 'news', tenant: 't', title: 'News', ...listed }] },
+      log: { warn: () => undefined } as never,
+    });
+
+  it('reaches the engine channel as options.adDelivery, and is absent (spliced) when the channel has none', async () => {
+    expect((await manager({ adDelivery: 'interstitial' }).getChannels())[0]!.options).toEqual({
+      adDelivery: 'interstitial',
+    });
+    expect((await manager({}).getChannels())[0]!.options).toBeUndefined();
   });
 });
