@@ -194,6 +194,47 @@ describe(`ad breaks of schedule entries, played by hls.js in Chromium${skipReaso
     180_000,
   );
 
+  it.skipIf(noChromium)(
+    'a player without interstitial support plays the content across the break, uncut and without the ad',
+    async () => {
+      // Ends once the playhead went through vod-a's segment 4 into its segment 5: across a break point.
+      const play = await playInBrowser(interstitialMaster, {
+        seconds: 60,
+        hlsConfig: { enableInterstitialPlayback: false },
+        until: `(() => {
+          const r = window.__report;
+          const f = r.frags;
+          const i = f.findIndex((x, n) => n > 0 && x.url.endsWith('/seg_005.ts') && f[n - 1].url.endsWith('/seg_004.ts'));
+          if (i < 1 || f[i].start === undefined || f[i - 1].start === undefined) return false;
+          const k = r.samples.findIndex((x) => x.currentTime >= f[i - 1].start && x.currentTime < f[i].start - 0.1);
+          return k >= 0 && r.samples.slice(k).some((x) => x.currentTime >= f[i].start + 2);
+        })()`,
+      });
+      console.info(
+        `schedule interstitial, player without interstitials: ${play.playedSeconds.toFixed(1)} s played, ${play.stalls} halts (${play.streamStalls.length} the stream's)`,
+      );
+      expect(play.fatalErrors, context(play)).toEqual([]);
+      expect(play.raw.interstitials.filter((e) => e.type === 'started')).toEqual([]);
+      expect(play.raw.frags.filter((f) => f.url.includes('/preroll/'))).toEqual([]);
+      const urls = play.raw.frags.map((f) => f.url);
+      const across = urls.findIndex(
+        (u, n) => n > 0 && u.endsWith('/seg_005.ts') && urls[n - 1]!.endsWith('/seg_004.ts'),
+      );
+      expect(across, context(play)).toBeGreaterThan(0);
+      // The same stream across the break (no discontinuity between the two segments), and the playhead
+      // went through it.
+      const [before, after] = [play.raw.frags[across - 1]!, play.raw.frags[across]!];
+      expect(after.cc).toBe(before.cc);
+      const k = play.raw.samples.findIndex(
+        (x) => x.currentTime >= before.start! && x.currentTime < after.start! - 0.1,
+      );
+      expect(k, context(play)).toBeGreaterThanOrEqual(0);
+      expect(play.raw.samples.slice(k).some((x) => x.currentTime >= after.start! + 2)).toBe(true);
+      expect(play.streamStalls, context(play)).toEqual([]);
+    },
+    180_000,
+  );
+
   it('reports the interstitial break in the as-run log, with its delivery', async () => {
     const entries = await asRunWithBreak('breaks-interstitial', 'interstitial');
     const withBreak = entries.find((e) => e.adBreak?.delivery === 'interstitial')!;
