@@ -19,6 +19,8 @@ export { applyFilter, FilterError, parseFilter } from './render/filter';
 export { renderMediaPlaylist } from './render/media-playlist';
 export * from './stores/index';
 export type {
+  AdBreak,
+  AdDelivery,
   AudioTrack,
   Channel,
   ChannelOptions,

@@ -25,8 +25,21 @@ export interface Preroll {
    * 'interstitial': the stream carries only an HLS interstitial (render/interstitial.ts) that a player
    * which supports them plays from the preroll's own playlist; others play the content alone.
    */
-  delivery?: 'spliced' | 'interstitial';
+  delivery?: AdDelivery;
 }
+
+/**
+ * Our extension: an ad break inside a VOD (a schedule entry's `adBreaks`: docs/ad-insertion.md "Ad
+ * breaks of schedule entries"). `offsetMs` is where in the VOD's content the break falls (snapped to a
+ * segment boundary of its reference rendition); the ad is `uri`'s playlist, `durationMs` of it.
+ */
+export interface AdBreak {
+  offsetMs: number;
+  durationMs: number;
+  uri: string;
+}
+
+export type AdDelivery = 'spliced' | 'interstitial';
 
 export interface VodResponse {
   id: string;
@@ -49,6 +62,15 @@ export interface VodResponse {
   unixTs?: number;
   /** Plays an ad before this VOD, decorated with cue tags. */
   preroll?: Preroll;
+  /**
+   * Our extension: ad breaks inside the VOD, in content order. Spliced, the VOD is cut at each break and
+   * the ad plays between cue-out and cue-in; `startOffset` and `desiredDuration` then count the
+   * programme (the content with its ads), so an item joined after a break starts where the programme
+   * is. As interstitials, the content is not cut (playout/ad-break-plan.ts).
+   */
+  adBreaks?: AdBreak[];
+  /** How adBreaks reach the viewer; default: the channel's `options.adDelivery`, else 'spliced'. */
+  adDelivery?: AdDelivery;
   /**
    * Our extension: the channel's media shape, for a channel that declares none itself (a WebHook
    * channel's answer). Only the answer that starts the channel counts: its master never changes.
@@ -119,6 +141,8 @@ export interface ChannelOptions {
   category?: string;
   /** A preroll before every VOD of this channel (a VodResponse.preroll wins). */
   preroll?: Preroll;
+  /** How the ad breaks of this channel's VODs reach the viewer (VodResponse.adDelivery wins). */
+  adDelivery?: AdDelivery;
   [key: string]: unknown;
 }
 

@@ -2,6 +2,7 @@
  * The schedule service's data, as the API shows it and as the stores keep it. Times are Unix
  * milliseconds in data and ISO 8601 UTC in text, as everywhere in onair.
  */
+import type { AdDelivery } from '../../core/asrun/asrun-entry';
 import type { MediaShape } from '../../core/media-shape';
 
 /** Channel and auto-scheduler ids (docs/schedule-api.md): they appear in paths and DynamoDB keys. */
@@ -15,6 +16,15 @@ export interface ScheduleChannel extends MediaShape {
   id: string;
   tenant: string;
   title: string;
+  /** How its entries' ad breaks reach the viewer; absent: spliced (docs/ad-insertion.md). */
+  adDelivery?: AdDelivery;
+}
+
+/** An ad break of a VOD entry: `offset` ms into the entry, an ad of `duration` ms from `url`. */
+export interface AdBreak {
+  offset: number;
+  duration: number;
+  url: string;
 }
 
 export interface FeedConfig {
@@ -66,6 +76,8 @@ export interface ScheduleEntry {
   duration: number;
   /** 'LIVE': a live HLS source the engine switches to (docs/live-mixing.md); only made with POST. */
   type: 'VOD' | 'LIVE';
+  /** A VOD entry's ad breaks, in order of offset (api/ad-breaks.ts); absent when it has none. */
+  adBreaks?: AdBreak[];
 }
 
 /** A schedule entry made with POST /channels/{id}/schedule: the auto-scheduler plans around it. */

@@ -31,6 +31,17 @@ describe('onAirAt', () => {
     expect(endsAtMs).toBe(t0 + 300_000);
   });
 
+  it("passes an entry's ad breaks to the engine as points in its content", () => {
+    const withAds = {
+      ...entries[0]!,
+      adBreaks: [{ offset: 60_000, duration: 30_000, url: 'http://ads/x.m3u8' }],
+    };
+    expect(onAirAt([withAds], t0 + 1000).response.adBreaks).toEqual([
+      { offsetMs: 60_000, durationMs: 30_000, uri: 'http://ads/x.m3u8' },
+    ]);
+    expect(onAirAt(entries, t0 + 1000).response).not.toHaveProperty('adBreaks');
+  });
+
   it('plays the next entry from its start at an entry boundary', () => {
     expect(onAirAt(entries, t0 + 300_000).response).toMatchObject({
       id: 'e-b',

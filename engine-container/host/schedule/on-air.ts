@@ -4,7 +4,7 @@
  * engine plays its slate) lasting until the next entry starts.
  */
 
-import type { VodResponse } from '../../src/index';
+import type { AdBreak, VodResponse } from '../../src/index';
 import type { ScheduleEntry } from './schedule-client';
 
 export interface OnAirOptions {
@@ -41,6 +41,17 @@ export function entryMetadata(entry: ScheduleEntry): Record<string, string | num
     'channel-id': entry.channelId,
   };
 }
+
+/**
+ * An entry's ad break for the engine: a point in the entry's content. `startOffset` (t - start) counts
+ * the entry's time, which with spliced breaks is the programme's (content and ads: VodResponse.adBreaks),
+ * so a join mid-entry lands where the programme is.
+ */
+const adBreakOf = (b: NonNullable<ScheduleEntry['adBreaks']>[number]): AdBreak => ({
+  offsetMs: b.offset,
+  durationMs: b.duration,
+  uri: b.url,
+});
 
 function gap(tMs: number, durationMs: number): OnAir {
   return {
@@ -83,6 +94,7 @@ export function onAirAt(
         desiredDuration: cutAt - tMs,
         unixTs: tMs,
         timedMetadata: entryMetadata(current),
+        ...(current.adBreaks?.length ? { adBreaks: current.adBreaks.map(adBreakOf) } : {}),
       },
       endsAtMs: cutAt,
     };

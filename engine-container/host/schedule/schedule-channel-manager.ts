@@ -42,6 +42,8 @@ export class ScheduleChannelManager implements IChannelManager {
         // Entries are added while the channel plays: unless it says, room for most catalogues (and
         // what the schedule API holds LIVE entries to: functions/schedule/live-target-duration.ts).
         targetDuration: c.targetDuration ?? MIXED_CONTENT_TARGET_DURATION_S,
+        // How its entries' ad breaks reach the viewer (playout/ad-break-plan.ts).
+        ...(c.adDelivery ? { options: { adDelivery: c.adDelivery } } : {}),
       }));
     } catch (err) {
       if (!this.last) throw err;

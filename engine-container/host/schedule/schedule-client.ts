@@ -42,6 +42,7 @@ const channelSchema = z
     // Absent on channels written before the service kept them: the plug-in then reads once.
     scheduleVersion: version,
     liveVersion: version,
+    adDelivery: z.enum(['spliced', 'interstitial']).optional(),
   })
   .passthrough();
 const changesSchema = z.object({ stamp: z.number().int() });
@@ -57,6 +58,11 @@ const entrySchema = z.object({
   url: z.string(),
   duration: z.number(),
   type: z.enum(['VOD', 'LIVE']),
+  /**
+   * A VOD entry's ad breaks (docs/schedule-api.md "Ad breaks"). The service enforces their limits; a
+   * limit here as well would turn a service that raised its own into schedules the engine cannot read.
+   */
+  adBreaks: z.array(z.object({ offset: z.number(), duration: z.number(), url: z.string() })).optional(),
 });
 const entriesSchema = z.array(entrySchema.passthrough());
 
@@ -122,10 +128,11 @@ export function scheduleApiClient(options: ScheduleClientOptions): ScheduleSourc
     changes: async () => (await get('/changes', changesSchema)).body.stamp,
     listChannels: async () =>
       (await getAll('/channels', 'tenant=*', channelsSchema)).map(
-        ({ id, tenant, title, scheduleVersion, liveVersion, ...rest }) => ({
+        ({ id, tenant, title, scheduleVersion, liveVersion, adDelivery, ...rest }) => ({
           id,
           tenant,
           title,
+          ...(adDelivery ? { adDelivery } : {}),
           // The channel's media settings travel on to the engine channel (schedule-channel-manager.ts).
           ...mediaOf(rest),
           ...(scheduleVersion === undefined ? {} : { scheduleVersion }),

@@ -9,6 +9,7 @@ import { withTimeout } from '../../../core/timeout';
 import type { EngineConfig } from '../config';
 import type { EngineEvents } from '../events';
 import type { Metrics } from '../metrics';
+import { adBreakItems } from '../playout/ad-break-plan';
 import { loopDraft, type VodPlan, vodDraft } from '../playout/drafts';
 import type { InterstitialAd, ItemDraft, ResumePoint } from '../playout/item';
 import type {
@@ -183,6 +184,13 @@ export class Planner {
         timedMetadata: response.timedMetadata,
       };
       const media = response.media;
+      if (response.adBreaks?.length) {
+        const pieces = await this.withAdBreaks(ctx, vod, plan, response);
+        if (interstitial && pieces[0] && !pieces[0].draft.interstitial)
+          pieces[0].draft.interstitial = interstitial;
+        const withMedia = pieces.map((p) => (media && p.vod === vod ? { ...p, media } : p));
+        return [...(preroll ? [preroll] : []), ...withMedia];
+      }
       const draft = vodDraft(referenceTrack(vod), plan);
       // Cut short for a coming event: what it would have played, resumed after a LIVE one.
       const full = vodDraft(referenceTrack(vod), { ...plan, desiredDurationMs: response.desiredDuration });
@@ -193,6 +201,23 @@ export class Planner {
       this.report(ctx.channel, err, response);
       return this.slate(ctx, (err as Error)?.message ?? 'error', { repetitions: config.slateRepetitions });
     }
+  }
+
+  /** A VOD cut (spliced) or split (interstitials) at its ad breaks (ad-break-plan.ts). */
+  private withAdBreaks(
+    ctx: PlanContext,
+    vod: ParsedVod,
+    plan: VodPlan,
+    response: VodResponse,
+  ): Promise<PlannedItem[]> {
+    const delivery = response.adDelivery ?? ctx.channel.options?.adDelivery ?? 'spliced';
+    return adBreakItems(
+      {
+        load: (uri) => this.loadFitting(uri, ctx),
+        report: (err, failed) => this.report(ctx.channel, err, failed),
+      },
+      { vod, plan, breaks: response.adBreaks ?? [], delivery },
+    );
   }
 
   /** The items a LIVE event cut into, from where it cut them (resume-after-live.ts), within ctx.untilMs. */

@@ -11,6 +11,7 @@ import { type PageLimits, pageResponse, readPage } from '../../../core/paging';
 import { parseWith } from '../../../core/validation';
 import { checkLiveSource } from '../live-target-duration';
 import { entryPageKey } from '../stores/page-keys';
+import { checkAdBreaksInside, checkAdSources } from './ad-breaks';
 import type { EpgRouteContext } from './epg-routes';
 import { checkEntrySource, manualEntry } from './manual-entry';
 import {
@@ -101,9 +102,14 @@ export function entryRoutes(ctx: EpgRouteContext): Route[] {
         if (!channel) throw notFound(`channel ${id} not found`);
         if (body.end !== undefined && Date.parse(body.end) <= deps.clock())
           throw badRequest('the entry ends in the past', 'end');
+        // Breaks past a given end are refused before any ad is fetched.
+        if (body.end !== undefined)
+          checkAdBreaksInside(body.adBreaks, Date.parse(body.end) - Date.parse(body.start));
+        await checkAdSources(body.adBreaks, deps.probe);
         const warnings = await checkEntrySource(body, deps.probe);
         if (body.type === 'LIVE') await checkLiveSource(body.url, channel, deps.liveSegmentS);
         const entry = await manualEntry(id, body, deps.vodDurationMs);
+        checkAdBreaksInside(entry.adBreaks, entry.end_time - entry.start_time);
         if (entry.end_time <= deps.clock()) throw badRequest('the entry ends in the past', 'end');
         const put = await deps.entries.putManual(tenant, id, entry);
         if (typeof put === 'object')

@@ -35,6 +35,7 @@ export async function manualEntry(
     url: body.url,
     duration: (endMs - startMs) / 1000,
     type: body.type,
+    ...(body.adBreaks?.length ? { adBreaks: body.adBreaks } : {}),
   };
 }
 

@@ -94,6 +94,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
     tenant: c.tenant,
     title: c.title,
     ...mediaOf(c),
+    ...(c.adDelivery ? { adDelivery: c.adDelivery } : {}),
     playback: playbackUrl(deps.playbackBaseUrl, c.tenant, c.id),
     ...(c.scheduleVersion === undefined ? {} : { scheduleVersion: c.scheduleVersion }),
     ...(c.liveVersion === undefined ? {} : { liveVersion: c.liveVersion }),
@@ -147,6 +148,7 @@ export function createScheduleRoutes(getDeps: GetDeps): Route[] {
           tenant: bodyTenant(tenant, body.tenant),
           title: body.title,
           ...mediaOf(body),
+          ...(body.adDelivery ? { adDelivery: body.adDelivery } : {}),
         };
         if (!(await deps.channels.create(channel, deps.clock())))
           throw conflict(`channel ${channel.id} already exists`);

@@ -7,6 +7,7 @@
  * - config.scheduleRetention: hours (0-8760) an entry is kept after it ended; absent = the default.
  * - audioTracks, subtitleTracks, closedCaptions, profile, slate: the channel's media shape
  *   (core/media-shape.ts, shared with the channel API and WebHook answers; docs/media.md).
+ * - adDelivery (channel) and adBreaks (VOD entry): api/ad-breaks.ts.
  * - tenant: optional; when present it must equal the host the request was sent to (tenant.ts).
  * Path ids (`/channels/{id}`, `/mrss/{id}`) follow the same rule as body ids: `scheduleId`.
  * Unknown fields are refused (400 naming the field), so a typo never passes silently.
@@ -17,6 +18,7 @@ import { mediaShapeFields } from '../../../core/media-shape';
 import { playbackUrlSchema } from '../../../core/time/playback-url';
 import { httpUrl, isoInstant, plainText } from '../../../core/validation';
 import { SCHEDULE_ID } from '../model';
+import { adBreaksSchema, adDeliverySchema } from './ad-breaks';
 import { MAX_TENANT_LENGTH } from './tenant';
 
 export const MAX_RETENTION_HOURS = 8760;
@@ -33,6 +35,7 @@ export const createChannelSchema = z
     tenant,
     title: plainText(256),
     ...mediaShapeFields,
+    adDelivery: adDeliverySchema.optional(),
   })
   .strict();
 
@@ -57,8 +60,13 @@ export const createEntrySchema = z
     url: httpUrl,
     start: isoInstant,
     end: isoInstant.optional(),
+    adBreaks: adBreaksSchema.optional(),
   })
   .strict()
+  .refine((b) => b.adBreaks === undefined || b.type === 'VOD', {
+    message: 'only a VOD entry has ad breaks',
+    path: ['adBreaks'],
+  })
   .refine((b) => b.end !== undefined || b.type === 'VOD', {
     message: 'a LIVE entry needs an end',
     path: ['end'],
@@ -78,6 +86,7 @@ export const channelViewSchema = z.object({
   tenant: z.string(),
   title: z.string(),
   ...mediaShapeFields,
+  adDelivery: adDeliverySchema.optional(),
   playback: playbackUrlSchema,
   scheduleVersion: z
     .number()
@@ -104,6 +113,7 @@ export const entrySchema = z.object({
   url: z.string(),
   duration: z.number().describe('seconds'),
   type: z.enum(['VOD', 'LIVE']),
+  adBreaks: adBreaksSchema.optional(),
 });
 
 export const feedViewSchema = z.object({

@@ -61,6 +61,8 @@ export function toChannelRecord(item: Record<string, unknown>): ChannelRecord {
     // Written by this store from a validated request (publicChannel): the fields are trusted as they are.
     ...mediaOf(item as MediaShape),
   };
+  if (item.adDelivery === 'spliced' || item.adDelivery === 'interstitial')
+    record.adDelivery = item.adDelivery;
   if (typeof item.feedId === 'string') record.feedId = item.feedId;
   if (typeof item.scheduleVersion === 'number') record.scheduleVersion = item.scheduleVersion;
   if (typeof item.liveVersion === 'number') record.liveVersion = item.liveVersion;
@@ -79,6 +81,7 @@ export const publicChannel = (c: ScheduleChannel): ScheduleChannel => ({
   tenant: c.tenant,
   title: c.title,
   ...mediaOf(c),
+  ...(c.adDelivery ? { adDelivery: c.adDelivery } : {}),
 });
 
 /** A channel as the lists show it: its public fields and its versions. */

@@ -86,7 +86,10 @@ const ENTRY_FIELDS = [
 ] as const;
 
 function toEntry(item: Record<string, unknown>): ScheduleEntry {
-  return Object.fromEntries(ENTRY_FIELDS.map((f) => [f, item[f]])) as unknown as ScheduleEntry;
+  const entry = Object.fromEntries(ENTRY_FIELDS.map((f) => [f, item[f]])) as unknown as ScheduleEntry;
+  // Written by this store from a validated request (api/ad-breaks.ts): trusted as it is.
+  if (Array.isArray(item.adBreaks)) entry.adBreaks = item.adBreaks as ScheduleEntry['adBreaks'];
+  return entry;
 }
 
 /** The channel item's version counters, moved by a write of `type` entries (one action of its transaction). */

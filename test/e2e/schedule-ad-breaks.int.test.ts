@@ -1,0 +1,308 @@
+/**
+ * Ad breaks of schedule entries, watched the way a viewer does: the real schedule service and engine
+ * (`npm start`'s system), two schedule channels made through the API whose VOD entries (vod-a, 20 s)
+ * each have an ad break 10 s in (the 6 s preroll fixture), one channel delivering its breaks as HLS
+ * interstitials and one spliced, each played by hls.js in headless Chromium. The interstitial: hls.js's
+ * own events (started, assetStarted, assetEnded, ended, primaryResumed) and the content after it; the
+ * spliced break: the ad's segments between EXT-X-CUE-OUT and EXT-X-CUE-IN, played with no halt the
+ * stream caused. The as-run API reports each break with its delivery. Runs where Chromium exists.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AsRunView } from '../../core/asrun/asrun-entry';
+import { waitFor } from '../../core/wait-for';
+import { type RunningSystem, startSystem } from '../../local/system';
+import {
+  type BrowserPlayback,
+  CHROMIUM_PATH,
+  chromiumAvailable,
+  describeErrors,
+  playInBrowser,
+} from '../support/browser';
+import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import { parseMasterPlaylist } from '../support/hls-playlist';
+import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
+import { describeStalls } from '../support/stall-kinds';
+import { type StaticServer, startStaticServer } from '../support/static-server';
+
+const noChromium = !chromiumAvailable();
+const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';
+
+let system: RunningSystem;
+let origin: StaticServer;
+let fixtures: FixturePaths;
+
+const api = async (path: string, body?: unknown) => {
+  const res = await fetch(`${system.urls.schedule}${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as unknown };
+};
+
+const BREAK_AT_MS = 10_000;
+/** Entries of vod-a back to back from `fromMs` for four minutes, each with its ad break 10 s in. */
+async function scheduleEntries(id: string, fromMs: number, entryMs: number): Promise<void> {
+  const adBreaks = [{ offset: BREAK_AT_MS, duration: 6000, url: `${origin.url}/${fixtures.preroll.path}` }];
+  for (let at = Math.ceil(fromMs / 1000) * 1000; at < fromMs + 240_000; at += entryMs) {
+    const entry = {
+      title: 'Show',
+      type: 'VOD',
+      url: `${origin.url}/${fixtures.vodA.path}`,
+      start: new Date(at).toISOString(),
+      end: new Date(at + entryMs).toISOString(),
+      adBreaks,
+    };
+    const made = await api(`/channels/${id}/schedule`, entry);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+  }
+}
+
+/** Makes a channel of 2 s target duration (the player sits about 6 s behind live) and fills it. */
+async function adChannel(id: string, adDelivery: string, entryMs: number): Promise<string> {
+  const made = await api('/channels', { id, title: id, targetDuration: 2, adDelivery });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  expect(made.body).toMatchObject({ adDelivery });
+  await scheduleEntries(id, Date.now() + 30_000, entryMs);
+  return (made.body as { playback: string }).playback;
+}
+
+async function mediaPlaylist(master: string): Promise<string> {
+  const variant = parseMasterPlaylist(await (await fetch(master)).text()).variants[0]!;
+  return (await fetch(new URL(variant.uri, master))).text();
+}
+
+/** The channel's as-run log once it reports an ad break of that delivery. */
+const asRunWithBreak = (id: string, delivery: string) =>
+  waitFor(
+    async () => {
+      const start = new Date(Date.now() - 3600_000).toISOString();
+      return (await api(`/channels/${id}/asrun?start=${start}`)).body as AsRunView[];
+    },
+    (entries) => entries.some((e) => e.adBreak?.delivery === delivery),
+    { timeoutMs: 90_000, intervalMs: 1000, what: `an ${delivery} ad break in the as-run log of ${id}` },
+  );
+
+const context = (play: BrowserPlayback) =>
+  `interstitial events: ${JSON.stringify(play.raw.interstitials)}\nerrors:\n${describeErrors(play.errors) || '(none)'}\n` +
+  `page: ${play.pageErrors.join('; ') || '(none)'}\nfrags: ${JSON.stringify(play.raw.frags.map((f) => f.url.replace(origin.url, '')))}`;
+
+/** Ends the viewing once the channel has played 4 s of its own content after the break. */
+const RESUMED_AND_PLAYING = `(() => {
+  const r = window.__report;
+  const resumed = r.interstitials.find((e) => e.type === 'primaryResumed');
+  const back = resumed && r.mediaEvents.find((e) => e.type === 'playing' && e.atMs >= resumed.atMs);
+  const last = r.samples[r.samples.length - 1];
+  return !!back && !!last && last.atMs > back.atMs && last.currentTime >= back.currentTime + 4;
+})()`;
+
+/** Ends the viewing once 4 s of content played after content that followed an ad fragment. */
+const PAST_THE_SPLICED_AD = `(() => {
+  const r = window.__report;
+  const ad = r.frags.findIndex((f) => f.url.includes('/preroll/'));
+  const after = ad >= 0 && r.frags.slice(ad).find((f) => f.url.includes('/vod-a/'));
+  const last = r.samples[r.samples.length - 1];
+  return !!after && after.start !== undefined && !!last && last.currentTime >= after.start + 4;
+})()`;
+
+let interstitialMaster: string;
+let splicedMaster: string;
+
+describe(`ad breaks of schedule entries, played by hls.js in Chromium${skipReason}`, () => {
+  beforeAll(async () => {
+    fixtures = await ensureFixtures();
+    origin = await startStaticServer(fixtures.root);
+    system = await startSystem({
+      sharedDynamoDb: sharedDynamoDb(),
+      ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
+      services: ['schedule', 'engine'],
+      // Each entry's VOD and ad are fetched once as HLS when it is made: on a loaded machine the
+      // origin may take longer than the 5 s default to answer.
+      env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500', SCHEDULE_FETCH_TIMEOUT_MS: '20000' },
+    });
+    // Both channels fill their window while the first is checked and played.
+    interstitialMaster = await adChannel('breaks-interstitial', 'interstitial', 20_000);
+    // Spliced, an entry holds its content and its ad: 26 s.
+    splicedMaster = await adChannel('breaks-spliced', 'spliced', 26_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await system?.stop();
+    await origin?.close();
+  });
+
+  it('marks the break 10 s into the entry with an interstitial, in the content that is not cut', async () => {
+    await waitOnAir(interstitialMaster, 60_000);
+    const text = await waitFor(
+      () => mediaPlaylist(interstitialMaster),
+      (body) => body.includes('CLASS="com.apple.hls.interstitial"'),
+      { timeoutMs: 90_000, intervalMs: 1000, what: 'an interstitial in the media playlist' },
+    );
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.includes('CLASS="com.apple.hls.interstitial"'));
+    const tag = lines[at]!;
+    expect(tag).toContain(`X-ASSET-URI="${origin.url}/${fixtures.preroll.path}"`);
+    expect(tag).toContain('X-RESUME-OFFSET=0');
+    // 10 s after the entry's own EXT-X-DATERANGE (its schedule metadata) starts.
+    const entryTag = lines.slice(0, at).findLast((l) => l.includes('X-SCHEDULE-ENTRY-ID'));
+    expect(entryTag, text).toBeDefined();
+    const startOf = (l: string) => Date.parse(/START-DATE="([^"]+)"/.exec(l)![1]!);
+    expect(startOf(tag) - startOf(entryTag!)).toBe(BREAK_AT_MS);
+    // The content runs on through the break: vod-a's segment 5 follows its segment 4, no discontinuity.
+    const uris = lines.map((l, i) => [l, i] as const).filter(([l]) => l.startsWith('http'));
+    const next = uris.find(([, i]) => i > at)!;
+    const previous = uris.findLast(([, i]) => i < at)!;
+    expect(previous[0]).toMatch(/\/vod-a\/180p\/seg_004\.ts$/);
+    expect(next[0]).toMatch(/\/vod-a\/180p\/seg_005\.ts$/);
+    expect(lines.slice(previous[1], next[1])).not.toContain('#EXT-X-DISCONTINUITY');
+  }, 180_000);
+
+  it.skipIf(noChromium)(
+    'hls.js starts the interstitial, plays the ad from its own playlist and returns to the content',
+    async () => {
+      const play = await playInBrowser(interstitialMaster, { seconds: 60, until: RESUMED_AND_PLAYING });
+      const steps = play.raw.interstitials.filter((e) => e.type !== 'updated');
+      console.info(
+        `schedule interstitial (${play.wallSeconds.toFixed(1)} s played, ${play.stalls} halts): ` +
+          steps.map((e) => `${(e.atMs / 1000).toFixed(1)}s ${e.type} ${e.id}`).join(', '),
+      );
+      const started = steps.find((e) => e.type === 'started');
+      expect(started, context(play)).toBeDefined();
+      const sequence = steps
+        .filter((e) => e.id === started!.id || e.type === 'primaryResumed')
+        .map((e) => e.type);
+      expect(sequence.slice(0, 5), context(play)).toEqual([
+        'started',
+        'assetStarted',
+        'assetEnded',
+        'ended',
+        'primaryResumed',
+      ]);
+      expect(steps.find((e) => e.type === 'assetStarted')!.assetUri).toBe(
+        `${origin.url}/${fixtures.preroll.path}`,
+      );
+      expect(play.fatalErrors, context(play)).toEqual([]);
+      // The ad never was in the channel's stream; its content played on after the break.
+      expect(play.raw.frags.filter((f) => f.url.includes('/preroll/'))).toEqual([]);
+      const resumedAt = steps.find((e) => e.type === 'primaryResumed')!.atMs;
+      expect(
+        play.raw.frags.some((f) => f.atMs > resumedAt && f.url.includes('/vod-a/')),
+        context(play),
+      ).toBe(true);
+    },
+    180_000,
+  );
+
+  it.skipIf(noChromium)(
+    'a player without interstitial support plays the content across the break, uncut and without the ad',
+    async () => {
+      // Ends once the playhead went through vod-a's segment 4 into its segment 5: across a break point.
+      const play = await playInBrowser(interstitialMaster, {
+        seconds: 60,
+        hlsConfig: { enableInterstitialPlayback: false },
+        until: `(() => {
+          const r = window.__report;
+          const f = r.frags;
+          const i = f.findIndex((x, n) => n > 0 && x.url.endsWith('/seg_005.ts') && f[n - 1].url.endsWith('/seg_004.ts'));
+          if (i < 1 || f[i].start === undefined || f[i - 1].start === undefined) return false;
+          const k = r.samples.findIndex((x) => x.currentTime >= f[i - 1].start && x.currentTime < f[i].start - 0.1);
+          return k >= 0 && r.samples.slice(k).some((x) => x.currentTime >= f[i].start + 2);
+        })()`,
+      });
+      console.info(
+        `schedule interstitial, player without interstitials: ${play.playedSeconds.toFixed(1)} s played, ${play.stalls} halts (${play.streamStalls.length} the stream's)`,
+      );
+      expect(play.fatalErrors, context(play)).toEqual([]);
+      expect(play.raw.interstitials.filter((e) => e.type === 'started')).toEqual([]);
+      expect(play.raw.frags.filter((f) => f.url.includes('/preroll/'))).toEqual([]);
+      const urls = play.raw.frags.map((f) => f.url);
+      const across = urls.findIndex(
+        (u, n) => n > 0 && u.endsWith('/seg_005.ts') && urls[n - 1]!.endsWith('/seg_004.ts'),
+      );
+      expect(across, context(play)).toBeGreaterThan(0);
+      // The same stream across the break (no discontinuity between the two segments), and the playhead
+      // went through it.
+      const [before, after] = [play.raw.frags[across - 1]!, play.raw.frags[across]!];
+      expect(after.cc).toBe(before.cc);
+      const k = play.raw.samples.findIndex(
+        (x) => x.currentTime >= before.start! && x.currentTime < after.start! - 0.1,
+      );
+      expect(k, context(play)).toBeGreaterThanOrEqual(0);
+      expect(play.raw.samples.slice(k).some((x) => x.currentTime >= after.start! + 2)).toBe(true);
+      expect(play.streamStalls, context(play)).toEqual([]);
+    },
+    180_000,
+  );
+
+  it('reports the interstitial break in the as-run log, with its delivery', async () => {
+    const entries = await asRunWithBreak('breaks-interstitial', 'interstitial');
+    const withBreak = entries.find((e) => e.adBreak?.delivery === 'interstitial')!;
+    expect(withBreak).toMatchObject({
+      kind: 'vod',
+      adBreak: { durationMs: 6000, cueOutMs: withBreak.startMs },
+    });
+    // The content before it is the same entry's first 10 s.
+    const before = entries.find((e) => e.endMs === withBreak.startMs)!;
+    expect(before).toMatchObject({ kind: 'vod', id: withBreak.id, durationMs: BREAK_AT_MS });
+  }, 120_000);
+
+  it('splices the ad between EXT-X-CUE-OUT and EXT-X-CUE-IN, the content resuming where it was cut', async () => {
+    await waitOnAir(splicedMaster, 60_000);
+    const text = await waitFor(
+      () => mediaPlaylist(splicedMaster),
+      (body) =>
+        /#EXT-X-CUE-OUT:[\s\S]*#EXT-X-CUE-IN[\s\S]*\/vod-a\//.test(body) &&
+        /\/vod-a\/[\s\S]*#EXT-X-CUE-OUT:/.test(body),
+      { timeoutMs: 90_000, intervalMs: 1000, what: 'a whole spliced break in the media playlist' },
+    );
+    const lines = text.split('\n');
+    const out = lines.findIndex((l) => l.startsWith('#EXT-X-CUE-OUT:'));
+    const back = lines.findIndex((l, i) => i > out && l === '#EXT-X-CUE-IN');
+    const uris = (from: number, to: number) => lines.slice(from, to).filter((l) => l.startsWith('http'));
+    expect(lines[out]).toBe('#EXT-X-CUE-OUT:DURATION=6.000');
+    expect(uris(out, back)).toHaveLength(3);
+    expect(uris(out, back).every((u) => u.includes('/preroll/'))).toBe(true);
+    expect(uris(0, out).at(-1)).toMatch(/\/vod-a\/180p\/seg_004\.ts$/);
+    expect(uris(back, lines.length)[0]).toMatch(/\/vod-a\/180p\/seg_005\.ts$/);
+  }, 180_000);
+
+  it.skipIf(noChromium)(
+    "hls.js plays the spliced ad's segments and the content after them, with no halt the stream caused",
+    async () => {
+      const play = await playInBrowser(splicedMaster, { seconds: 60, until: PAST_THE_SPLICED_AD });
+      const urls = play.raw.frags.map((f) => f.url);
+      const ad = urls.findIndex((u) => u.includes('/preroll/'));
+      console.info(
+        `schedule spliced break: ${play.playedSeconds.toFixed(1)} s played in ${play.wallSeconds.toFixed(1)} s, ` +
+          `${play.stalls} halts (${play.streamStalls.length} the stream's), ${urls.filter((u) => u.includes('/preroll/')).length} ad fragments` +
+          (play.judgedStalls.length ? `\n${describeStalls(play.judgedStalls)}` : ''),
+      );
+      expect(play.fatalErrors, context(play)).toEqual([]);
+      expect(ad, context(play)).toBeGreaterThan(0);
+      expect(
+        urls.slice(0, ad).some((u) => u.includes('/vod-a/')),
+        context(play),
+      ).toBe(true);
+      expect(
+        urls.slice(ad).some((u) => u.includes('/vod-a/')),
+        context(play),
+      ).toBe(true);
+      expect(play.streamStalls, context(play)).toEqual([]);
+    },
+    180_000,
+  );
+
+  it('reports the spliced break in the as-run log: cue-out to cue-in, between the two runs of content', async () => {
+    const entries = await asRunWithBreak('breaks-spliced', 'spliced');
+    const k = entries.findIndex((e) => e.adBreak?.delivery === 'spliced' && entries.indexOf(e) > 0);
+    const [before, ad, after] = [entries[k - 1]!, entries[k]!, entries[k + 1]];
+    expect(ad).toMatchObject({
+      kind: 'preroll',
+      durationMs: 6000,
+      adBreak: { cueOutMs: ad.startMs, cueInMs: ad.endMs },
+    });
+    expect(before).toMatchObject({ kind: 'vod', endMs: ad.startMs, durationMs: BREAK_AT_MS });
+    if (after) expect(after).toMatchObject({ kind: 'vod', id: before.id, startMs: ad.endMs });
+  }, 120_000);
+});
