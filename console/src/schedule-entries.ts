@@ -7,6 +7,13 @@
  */
 import { ApiError, call, cfg } from './api';
 
+/** An ad break of a VOD entry, as the API returns and takes it (docs/schedule-api.md "Ad breaks"). */
+export interface AdBreak {
+  offset: number;
+  duration: number;
+  url: string;
+}
+
 export interface Entry {
   id: string;
   title: string;
@@ -14,6 +21,7 @@ export interface Entry {
   url: string;
   start_time: number;
   end_time: number;
+  adBreaks?: AdBreak[];
 }
 
 export interface NewEntry {
@@ -23,6 +31,7 @@ export interface NewEntry {
   /** ISO instants; a VOD may leave `end` out and last its VOD's duration. */
   start: string;
   end?: string;
+  adBreaks?: AdBreak[];
 }
 
 /** Manual entries (the only ones the API deletes) have ids starting with `m-`. */
@@ -43,7 +52,7 @@ export const deleteEntry = (channel: string, entryId: string): Promise<void> =>
   call<void>(cfg().scheduleApi, `${path(channel)}/${encodeURIComponent(entryId)}`, { method: 'DELETE' });
 
 /**
- * The entry at `startMs`, same length; the old one deleted once the new one is in. A schedule that
+ * The entry at `startMs`, same length and ad breaks; the old one deleted once the new one is in. A schedule that
  * refuses overlaps refuses a short move for overlapping the entry itself (409 naming its id): then the
  * old one is deleted first, and put back (with a new id) if the new time is refused too.
  */
@@ -54,6 +63,8 @@ export async function moveEntry(channel: string, entry: Entry, startMs: number):
     url: entry.url,
     start: new Date(start).toISOString(),
     end: new Date(start + entry.end_time - entry.start_time).toISOString(),
+    // Offsets are into the entry's content, so its breaks move with it unchanged.
+    ...(entry.adBreaks ? { adBreaks: entry.adBreaks } : {}),
   });
   let moved: Entry;
   try {
