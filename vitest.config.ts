@@ -27,6 +27,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          // A guard against a hang, not a speed limit: under a full run on two cores a test that takes
+          // half a second alone (an engine on a fake clock, a handler's first import) has taken over 5 s.
+          testTimeout: 20_000,
           exclude: [...configDefaults.exclude, ...integration],
         },
       },
