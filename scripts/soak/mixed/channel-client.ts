@@ -36,17 +36,20 @@ export class ChannelClient {
     return text ? JSON.parse(text) : undefined;
   }
 
-  /** `POST /channel`: a Loop channel of `url` with a spliced preroll before each pass. */
+  /** `POST /channel`: a Loop channel of `url` with a spliced preroll before each pass, and its slate. */
   async createLoop(
     name: string,
     url: string,
-    preroll: { url: string; durationMs: number },
+    opts: { preroll: { url: string; durationMs: number }; slate: string },
   ): Promise<CreatedChannel> {
     const made = (await this.call('POST', '/channel', {
       name,
       type: 'Loop',
       url,
-      opts: { preroll: { url: preroll.url, duration: String(preroll.durationMs) } },
+      opts: {
+        preroll: { url: opts.preroll.url, duration: String(opts.preroll.durationMs) },
+        slate: opts.slate,
+      },
     })) as CreatedChannel;
     return { id: made.id, playback: made.playback };
   }

@@ -65,9 +65,17 @@ async function main(): Promise<number> {
   const client = await ChannelClient.trial(channelApi, `soak-${suffix}@example.com`);
   const vod = `${origin.url}/${fixtures.cmaf.path}`;
   const preroll = `${origin.url}/${fixtures.preroll.path}`;
-  const channel = await client.createLoop(`mixed-${suffix}`, vod, { url: preroll, durationMs: PREROLL_MS });
+  // The channel's own slate, in its content's shape (320x180, H.264 Constrained Baseline, 2 s): after
+  // this content, the engine's default slate (640x360, High) stops Chromium's decoder (docs/soak.md).
+  const slate = `${origin.url}/${fixtures.slate.path}`;
+  const channel = await client.createLoop(`mixed-${suffix}`, vod, {
+    preroll: { url: preroll, durationMs: PREROLL_MS },
+    slate,
+  });
   cleanups.push(() => client.remove(channel.id));
-  log(`channel ${channel.id}: Loop of ${vod} with the preroll ${preroll}; playback ${channel.playback}`);
+  log(
+    `channel ${channel.id}: Loop of ${vod}, preroll ${preroll}, slate ${slate}; playback ${channel.playback}`,
+  );
   await waitOnAir(channel.playback, 60_000);
 
   const cycle = new EventCycle(client, channel.id, Date.now() + FIRST_EVENT_AFTER_MS, log);
@@ -79,6 +87,7 @@ async function main(): Promise<number> {
   const known = () => [
     { prefix: `${origin.url}/${fixtures.cmaf.name}/`, kind: 'cmaf-vod' },
     { prefix: `${origin.url}/${fixtures.preroll.name}/`, kind: 'ts-preroll' },
+    { prefix: `${origin.url}/${fixtures.slate.name}/`, kind: 'slate' },
     ...cycle.sources(),
   ];
   let soakStartMs = Date.now();
@@ -93,7 +102,7 @@ async function main(): Promise<number> {
         () => {
           void client.status(channel.id).then(
             (s) => log(`channel status: ${s.status}${s.statusReason ? ` (${s.statusReason})` : ''}`),
-            () => undefined,
+            (e: unknown) => log(`channel status not read: ${(e as Error).message}`),
           );
         },
         Math.max(0, at - Date.now()) + STATUS_AFTER_MS,
