@@ -1,30 +1,11 @@
 /**
- * Soak a channel (`npm run soak -- <playback URL> --minutes N [--pid P]`, docs/soak.md): hls.js plays
- * it in headless Chromium for N minutes while every media playlist is held to RFC 8216's live rules;
- * every minute prints errors by kind, halts (the stream's and the player's), frames dropped, the
- * distance behind the live edge, the smallest buffer ahead and the server's memory; the end prints
- * the run's totals. Exits 1 when anything a viewer or RFC 8216 would object to happened.
+ * Soak a channel (`npm run soak -- <playback URL> --minutes N [--pid P]`, docs/soak.md): the run is
+ * run-soak.ts; this reads the arguments and exits 1 when anything a viewer or RFC 8216 would object to
+ * happened (2 on a usage error).
  */
-import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable, startPageServer } from '../../test/support/browser';
+import { CHROMIUM_PATH, chromiumAvailable } from '../../test/support/browser';
 import { parseSoakArgs, SoakUsageError } from './args';
-import { watchPlaylistRules } from './playlist-rules';
-import { serverMemory } from './server-memory';
-import {
-  formatMinute,
-  formatTotals,
-  isClean,
-  judgeMinuteStalls,
-  type MinuteSummary,
-  type PageTake,
-  summarizeMinute,
-  totals,
-} from './summary';
-
-const PAGE_DIR = path.join(import.meta.dirname, 'page');
-const MINUTE_MS = 60_000;
-const log = (line: string) => process.stdout.write(`[soak] ${line}\n`);
+import { runSoak } from './run-soak';
 
 async function main(): Promise<number> {
   let args: ReturnType<typeof parseSoakArgs>;
@@ -39,105 +20,8 @@ async function main(): Promise<number> {
     process.stderr.write(`no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)\n`);
     return 2;
   }
-  const pageServer = await startPageServer({
-    '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
-    '/soak.js': { file: path.join(PAGE_DIR, 'soak.js'), type: 'text/javascript; charset=utf-8' },
-  });
-  const rules = await watchPlaylistRules(args.url);
-  const memory = serverMemory(args.url, args.pid);
-  const player = new Player(`${pageServer.url}/?${new URLSearchParams({ src: args.url })}`);
-  try {
-    log(`playing ${args.url} for ${args.minutes} minutes (Chromium ${await player.open()})`);
-    const minutes: MinuteSummary[] = [];
-    let previous: PageTake | undefined;
-    let pending: PageTake['stalls'] = [];
-    for (let minute = 1; minute <= args.minutes; minute++) {
-      await new Promise((resolve) => setTimeout(resolve, MINUTE_MS));
-      const take = await player.take();
-      if (!take) {
-        // The browser went away (a crash, the machine out of memory): a viewer would have seen it.
-        const summary = summarizeMinute({ minute, take: lostPage(), stalls: [], rules: rules.take() });
-        minutes.push(summary);
-        log(formatMinute(summary));
-        previous = undefined;
-        pending = [];
-        await player.open().catch((e: unknown) => log(`could not reopen the browser: ${String(e)}`));
-        continue;
-      }
-      const final = minute === args.minutes;
-      const judged = judgeMinuteStalls([...pending, ...take.stalls], take.frags, Date.now(), final);
-      pending = judged.pending;
-      const summary = summarizeMinute({
-        minute,
-        take,
-        previous,
-        stalls: judged.stalls,
-        rules: rules.take(),
-        rssBytes: await memory(),
-      });
-      previous = take;
-      minutes.push(summary);
-      log(formatMinute(summary));
-    }
-    const all = totals(minutes);
-    log(`totals: ${formatTotals(all).split('\n').join('\n[soak]   ')}`);
-    return isClean(all) ? 0 : 1;
-  } finally {
-    rules.stop();
-    await player.close();
-    await pageServer.close();
-  }
+  return (await runSoak(args)) ? 0 : 1;
 }
-
-/** Chromium with the soak page; opened again (a fresh browser) when it went away. */
-class Player {
-  private browser: Browser | undefined;
-  private page: Page | undefined;
-
-  constructor(private readonly url: string) {}
-
-  /** Opens a fresh browser on the page; returns the browser's version. */
-  async open(): Promise<string> {
-    await this.close();
-    this.browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    this.page = await this.browser.newPage();
-    this.page.on('pageerror', (err) => log(`page error: ${err.message}`));
-    await this.page.goto(this.url);
-    return this.browser.version();
-  }
-
-  /** The page's record since the last take, or undefined when the page or browser is gone. */
-  async take(): Promise<PageTake | undefined> {
-    try {
-      return (await this.page?.evaluate('window.__take()')) as PageTake | undefined;
-    } catch (e) {
-      log(`the page is gone: ${(e as Error).message.split('\n')[0]}`);
-      return undefined;
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.browser?.close().catch(() => undefined);
-    this.browser = undefined;
-    this.page = undefined;
-  }
-}
-
-/** A minute whose page was lost: counted as an error, not playing. */
-const lostPage = (): PageTake => ({
-  started: false,
-  playing: false,
-  errors: [{ atMs: 0, type: 'soak', details: 'browserClosed', fatal: true }],
-  stalls: [],
-  latencies: [],
-  behindLive: [],
-  bufferAhead: [],
-  currentTime: 0,
-  wallMs: Date.now(),
-  droppedFrames: 0,
-  totalFrames: 0,
-  frags: [],
-});
 
 // The playlist watch may be mid-reload: the verdict is in, nothing else needs to finish.
 process.exit(await main());

@@ -49,6 +49,16 @@ describe('statusOfItem', () => {
     });
   });
 
+  it('says the live source was lost for the slate of a refused LIVE source, whatever started since the refusal', () => {
+    const slate = { seq: 9, kind: 'slate', startMs: 0, reason: 'live_segments_too_long' };
+    expect(statusOfItem(slate, calm)).toEqual({
+      status: 'on_slate',
+      itemSeq: 9,
+      sinceMs: 0,
+      reason: 'live_source_lost',
+    });
+  });
+
   it('maps unknown error codes to item_failed', () => {
     expect(reasonOfErrorCode('something_else')).toBe('item_failed');
     expect(reasonOfErrorCode(undefined)).toBe('item_failed');

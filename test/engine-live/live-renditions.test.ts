@@ -53,14 +53,23 @@ function demuxedVod(origin: FakeOrigin): string {
 }
 
 /** A channel in English, Swedish and Finnish audio, English and French subtitles, on the demuxed VOD. */
+/** An asset manager that resumes what a LIVE event cut into (as the host's Loop channels do). */
+class ResumingAssetManager extends ScriptedAssetManager {
+  resumesAfterLive(): boolean {
+    return true;
+  }
+}
+
 function channel(
   live: FakeLiveOptions,
   store = new InMemoryPlayoutLogStore(),
   sharedClock?: { now: number },
+  resumes = false,
 ) {
   const origin = new FakeOrigin();
   const vod = demuxedVod(origin);
-  const made = makeCore(new ScriptedAssetManager(() => vodResponse(vod)), {
+  const AssetManager = resumes ? ResumingAssetManager : ScriptedAssetManager;
+  const made = makeCore(new AssetManager(() => vodResponse(vod)), {
     fetch: origin.fetch,
     logStore: store,
     useDemuxedAudio: true,
@@ -233,6 +242,26 @@ describe('live mixing with audio and subtitle renditions', () => {
       const before = audio[first - 1]!;
       const gap = audio[first]!.programDateTimeMs! - (before.programDateTimeMs! + before.duration * 1000);
       expect(Math.abs(gap), key).toBeLessThan(1000);
+    }
+  });
+
+  it('starts the audio of the VOD it resumes after the event within half a segment of the video: no hole of a segment', async () => {
+    const ch = channel({ audio: [{ language: 'en', name: 'English' }] }, undefined, undefined, true);
+    const { start, reloads } = await playEvent(ch);
+    const items = ch.playout.tail.items;
+    const live = items.findLast((i) => i.kind === 'live')!;
+    // Resumed where the event cut it: mid-VOD, where a Swedish segment starts 10 ms before the video's.
+    expect(items.find((i) => i.seq > live.seq)).toMatchObject({ kind: 'vod', offsetMs: expect.any(Number) });
+    expect(items.find((i) => i.seq > live.seq)!.offsetMs).toBeGreaterThan(0);
+    expectAlignedRenditions(ch, reloads, start);
+    for (const key of ['a:aud:en', 'a:aud:sv']) {
+      const audio = segmentsSeen(reloads.get(key)!);
+      const after = audio.findLastIndex((s) => ch.source.isLive(s.uri)) + 1;
+      for (let k = after; k < audio.length; k++) {
+        const before = audio[k - 1]!;
+        const gap = audio[k]!.programDateTimeMs! - (before.programDateTimeMs! + before.duration * 1000);
+        expect(Math.abs(gap), `${key} before ${audio[k]!.uri}`).toBeLessThan(1000);
+      }
     }
   });
 

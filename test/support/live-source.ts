@@ -43,6 +43,8 @@ export interface LiveSourceOptions {
   singleFile?: boolean;
   /** Segments encrypted with AES-128 (the key at `key.bin` next to the playlists). */
   aes128?: boolean;
+  /** Segment length (whole seconds, a multiple of the 2 s GOP); LIVE_SEGMENT_S by default. */
+  segmentS?: number;
 }
 
 /** The outputs: 2 rungs with muxed audio, or 2 video-only rungs and one audio rendition. */
@@ -79,7 +81,7 @@ export async function startLiveSource(options: LiveSourceOptions = {}): Promise<
     ...['-c:a', 'aac', '-b:a', '64k', '-ac', '2'],
     // ffmpeg's single_file keeps EXT-X-MEDIA-SEQUENCE at 0 while its window slides (no new segment as
     // far as a client can tell): its playlist lists every segment instead.
-    ...['-f', 'hls', '-hls_time', String(LIVE_SEGMENT_S)],
+    ...['-f', 'hls', '-hls_time', String(options.segmentS ?? LIVE_SEGMENT_S)],
     ...['-hls_list_size', options.singleFile ? '0' : options.cmaf ? '6' : '8'],
     ...[
       '-hls_flags',

@@ -9,7 +9,7 @@ export interface StartedItem {
   seq: number;
   kind: string;
   startMs: number;
-  /** A slate's or gap's reason: the error text, 'gap' (nothing scheduled), 'store_unavailable'. */
+  /** A slate's or gap's reason: the error text, 'gap' (nothing scheduled), 'store_unavailable', 'live_segments_too_long'. */
   reason?: unknown;
 }
 
@@ -26,8 +26,8 @@ export function reasonOfErrorCode(code: unknown): StatusReason {
 const ON_AIR_KINDS = new Set(['vod', 'preroll', 'live']);
 
 /**
- * The status an item brings when it starts. A slate's reason is known for a schedule gap and for an
- * outage of the store; for a failed item only on the task that planned it (`lastErrorCode`): the
+ * The status an item brings when it starts. A slate's reason is known for a schedule gap, an outage of
+ * the store and a refused LIVE source; for a failed item only on the task that planned it (`lastErrorCode`): the
  * others write no reason, and the planner's write fills it in (status-store.ts).
  */
 export function statusOfItem(
@@ -39,6 +39,9 @@ export function statusOfItem(
   let reason: StatusReason | undefined;
   if (item.reason === 'gap') reason = 'nothing_scheduled';
   else if (item.reason === 'store_unavailable' || seen.storeFailing) reason = 'store_degraded';
+  // The slate a refused LIVE source gets carries its code: planned ahead of the event, other items
+  // start between the refusal and the slate, so the task's last error is gone by then.
+  else if (item.reason === 'live_segments_too_long') reason = reasonOfErrorCode(item.reason);
   else if (seen.lastErrorCode !== undefined) reason = reasonOfErrorCode(seen.lastErrorCode);
   return { status: 'on_slate', ...base, ...(reason ? { reason } : {}) };
 }

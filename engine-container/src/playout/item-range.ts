@@ -1,7 +1,8 @@
 /**
  * Which segments of a track an item plays. An item plays the reference timeline from offsetMs for
  * durationMs; every other rendition plays its own segments that start inside that span, timed from
- * the item's start by their own cumulative EXTINF (so renditions share the clock, not boundaries).
+ * the item's start by their own cumulative EXTINF (so renditions share the clock, not boundaries);
+ * one that straddles offsetMs plays when most of it is after it.
  * A later item that starts before this one ends (a reset, a live cut-in) cuts it, always on a reference
  * boundary (append.ts cutBoundaryMs). At the end and at a cut alike, a segment that straddles it plays
  * when most of it is before it: a rendition whose boundaries are not the reference's (AAC audio a few
@@ -31,11 +32,25 @@ export function itemRange(item: PlayoutItem, track: Track, cutMs = Number.POSITI
   const loop = item.loop === 1;
   const from = item.offsetMs;
   const to = item.offsetMs + item.durationMs;
-  const first = firstStartingAtOrAfter(track, from, 0, indexBoundFor(track, from, loop));
+  const first = startNear(track, from, indexBoundFor(track, from, loop));
   let end = Math.max(first, endNear(track, to, first, indexBoundFor(track, to, loop)));
   const baseMs = startAt(track, first);
   if (cutMs < item.startMs + item.durationMs) end = endNear(track, baseMs + cutMs - item.startMs, first, end);
   return { track, first, end, baseMs };
+}
+
+/**
+ * The first index in [0, hi) that starts at or after from, or the one before it when that one straddles
+ * from and is mostly after it: an item that starts mid-VOD (resumed after a LIVE event) plays the AAC
+ * segment that starts a millisecond before the video's, not a hole of a whole segment.
+ */
+function startNear(track: Track, from: number, hi: number): number {
+  const first = firstStartingAtOrAfter(track, from, 0, hi);
+  if (first === 0) return first;
+  const straddling = startAt(track, first - 1);
+  return straddling < from && straddling + (startAt(track, first) - straddling) / 2 > from
+    ? first - 1
+    : first;
 }
 
 /** One past the last index in [first, hi) that starts before limit, less one that is mostly after it. */
