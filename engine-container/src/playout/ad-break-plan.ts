@@ -7,12 +7,13 @@
  * (render/interstitial.ts), so the break is an EXT-X-DATERANGE at its first segment. Every break is
  * placed on a segment boundary of the content, so the pieces join without a gap or a repeat.
  */
-import { interstitialPieces, type Piece, type PlacedBreak, splicedPieces } from './ad-breaks';
-import { type VodPlan, vodDraft } from './drafts';
-import type { ItemDraft } from './item';
+
 import type { AdBreak, AdDelivery, VodResponse } from '../types';
 import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
 import { firstStartingAtOrAfter, startAt, type Track } from '../vod/track';
+import { interstitialPieces, type Piece, type PlacedBreak, splicedPieces } from './ad-breaks';
+import { type VodPlan, vodDraft } from './drafts';
+import type { ItemDraft } from './item';
 
 export interface AdBreakPlanDeps {
   /** Loads a VOD that fits the channel (throws otherwise). */
