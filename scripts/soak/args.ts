@@ -7,13 +7,16 @@ export interface SoakArgs {
   minutes: number;
   /** The server's process, for its memory; else found from a loopback URL's port (server-memory.ts). */
   pid?: number;
+  /** Chromium under the real-time scheduler, so a busy machine does not slow the player (realtime-player.ts). */
+  realtimePlayer?: boolean;
 }
 
 export class SoakUsageError extends Error {
   override name = 'SoakUsageError';
 }
 
-export const SOAK_USAGE = 'usage: npm run soak -- <playback URL> --minutes N [--pid <server pid>]';
+export const SOAK_USAGE =
+  'usage: npm run soak -- <playback URL> --minutes N [--pid <server pid>] [--realtime-player]';
 
 export function parseSoakArgs(argv: readonly string[]): SoakArgs {
   let parsed: ReturnType<typeof parse>;
@@ -38,7 +41,12 @@ export function parseSoakArgs(argv: readonly string[]): SoakArgs {
   const pid = values.pid === undefined ? undefined : Number(values.pid);
   if (pid !== undefined && (!Number.isInteger(pid) || pid < 1))
     throw new SoakUsageError(`--pid must be a process id`);
-  return { url, minutes, ...(pid ? { pid } : {}) };
+  return {
+    url,
+    minutes,
+    ...(pid ? { pid } : {}),
+    ...(values['realtime-player'] ? { realtimePlayer: true } : {}),
+  };
 }
 
 const parse = (argv: readonly string[]) =>
@@ -46,5 +54,9 @@ const parse = (argv: readonly string[]) =>
     args: [...argv],
     allowPositionals: true,
     strict: true,
-    options: { minutes: { type: 'string' }, pid: { type: 'string' } },
+    options: {
+      minutes: { type: 'string' },
+      pid: { type: 'string' },
+      'realtime-player': { type: 'boolean' },
+    },
   });

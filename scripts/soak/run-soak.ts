@@ -10,6 +10,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startPageServer } from '../../test/support/browser';
 import type { SoakArgs } from './args';
 import { watchPlaylistRules } from './playlist-rules';
+import { raisePlayerPriority } from './realtime-player';
 import { serverMemory } from './server-memory';
 import {
   formatMinute,
@@ -39,7 +40,11 @@ export async function runSoak(
   });
   const rules = await watchPlaylistRules(args.url);
   const memory = serverMemory(args.url, args.pid);
-  const player = new Player(`${pageServer.url}/?${new URLSearchParams({ src: args.url })}`, log);
+  const player = new Player(
+    `${pageServer.url}/?${new URLSearchParams({ src: args.url })}`,
+    log,
+    args.realtimePlayer ?? false,
+  );
   try {
     log(`playing ${args.url} for ${args.minutes} minutes (Chromium ${await player.open()})`);
     onStart();
@@ -48,6 +53,7 @@ export async function runSoak(
     let pending: PageTake['stalls'] = [];
     for (let minute = 1; minute <= args.minutes; minute++) {
       await new Promise((resolve) => setTimeout(resolve, MINUTE_MS));
+      await player.keepRealtime();
       const take = await player.take();
       if (!take) {
         // The browser went away (a crash, the machine out of memory): a viewer would have seen it.
@@ -94,6 +100,7 @@ class Player {
   constructor(
     private readonly url: string,
     private readonly log: (line: string) => void,
+    private readonly realtime: boolean,
   ) {}
 
   /** Opens a fresh browser on the page; returns the browser's version. */
@@ -103,7 +110,19 @@ class Player {
     this.page = await this.browser.newPage();
     this.page.on('pageerror', (err) => this.log(`page error: ${err.message}`));
     await this.page.goto(this.url);
+    if (this.realtime) {
+      const { raised, refused } = await raisePlayerPriority();
+      this.log(
+        `--realtime-player: ${raised} Chromium processes under SCHED_RR` +
+          (refused ? `; refused: ${refused}` : ''),
+      );
+    }
     return this.browser.version();
+  }
+
+  /** Chromium starts processes as it goes (a renderer, a media service): each under SCHED_RR too. */
+  async keepRealtime(): Promise<void> {
+    if (this.realtime) await raisePlayerPriority().catch(() => undefined);
   }
 
   /** The page's record since the last take, or undefined when the page or browser is gone. */

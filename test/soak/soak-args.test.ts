@@ -13,6 +13,14 @@ describe('the soak command line', () => {
     });
   });
 
+  it('takes --realtime-player, off unless given', () => {
+    expect(parseSoakArgs([URL_, '--minutes', '1', '--realtime-player'])).toEqual({
+      url: URL_,
+      minutes: 1,
+      realtimePlayer: true,
+    });
+  });
+
   it('refuses a missing, fractional or non-positive --minutes', () => {
     for (const argv of [
       [URL_],

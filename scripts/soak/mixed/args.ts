@@ -6,18 +6,24 @@ export interface MixedSoakArgs {
   minutes: number;
   /** A running system's channel API (`npm start`'s is http://localhost:8080); absent: start one. */
   channelApi?: string;
+  /** As `npm run soak`'s `--realtime-player`. */
+  realtimePlayer?: boolean;
 }
 
 export const MIXED_USAGE =
-  'usage: npm run soak:mixed -- --minutes N [--channel-api <URL of a running channel API>]';
+  'usage: npm run soak:mixed -- --minutes N [--channel-api <URL of a running channel API>] [--realtime-player]';
 
 export function parseMixedArgs(argv: readonly string[]): MixedSoakArgs {
-  let values: { minutes?: string; 'channel-api'?: string };
+  let values: { minutes?: string; 'channel-api'?: string; 'realtime-player'?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
       strict: true,
-      options: { minutes: { type: 'string' }, 'channel-api': { type: 'string' } },
+      options: {
+        minutes: { type: 'string' },
+        'channel-api': { type: 'string' },
+        'realtime-player': { type: 'boolean' },
+      },
     }));
   } catch (e) {
     throw new SoakUsageError(`${(e as Error).message}\n${MIXED_USAGE}`);
@@ -28,5 +34,9 @@ export function parseMixedArgs(argv: readonly string[]): MixedSoakArgs {
   const api = values['channel-api'];
   if (api !== undefined && !/^https?:\/\/[^/]+/.test(api))
     throw new SoakUsageError(`--channel-api must be an http(s) URL\n${MIXED_USAGE}`);
-  return { minutes, ...(api ? { channelApi: api.replace(/\/+$/, '') } : {}) };
+  return {
+    minutes,
+    ...(api ? { channelApi: api.replace(/\/+$/, '') } : {}),
+    ...(values['realtime-player'] ? { realtimePlayer: true } : {}),
+  };
 }

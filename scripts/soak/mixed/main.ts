@@ -110,9 +110,13 @@ async function main(): Promise<number> {
   });
   cleanups.push(async () => seams.stop());
 
-  const clean = await runSoak({ url: channel.playback, minutes: args.minutes, pid: system?.pid }, log, () => {
-    soakStartMs = Date.now();
-  });
+  const clean = await runSoak(
+    { url: channel.playback, minutes: args.minutes, pid: system?.pid, realtimePlayer: args.realtimePlayer },
+    log,
+    () => {
+      soakStartMs = Date.now();
+    },
+  );
   const counts = [...countSeams(seams.seams())].map(([k, n]) => `${k} ${n}`).join(', ');
   log(`seams crossed: ${counts || 'none'}`);
   return clean ? 0 : 1;
