@@ -27,6 +27,8 @@ export class ChannelHistory {
   /** The store holds nothing older than items[0] (seq 0, or expired). */
   private floor = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Changes when the log was found trimmed or replaced past what was read (what was read is dropped). */
+  generation = 0;
 
   constructor(
     private readonly channelId: string,
@@ -67,6 +69,7 @@ export class ChannelHistory {
       // The log was trimmed or replaced past what was read: start again from what it keeps now.
       this.items = [];
       this.floor = false;
+      this.generation++;
     }
     this.items = this.items.concat(newer);
   }

@@ -1,0 +1,62 @@
+/**
+ * What a time-shifted media playlist costs the engine (docs/timeshift.md): a channel that played 24 h
+ * of 20 s items of 2 s segments (43,200 segments), then per request shape the ms and bytes of one
+ * request, and the memory the time-shift cache holds at its bound. Prints figures; asserts nothing.
+ *   nice -n 19 npx tsx scripts/bench-timeshift.ts
+ */
+import { InMemoryPlayoutLogStore } from '../engine-container/src/playout/log-store';
+import { timeshiftRange } from '../engine-container/src/timeshift/timeshift-range';
+import { HOUR, playedChannel } from '../test/timeshift/support/played-core';
+
+/** Keeps the whole day (the in-memory store keeps 1,000 items): what Redis or DynamoDB hold. */
+class KeepAllStore extends InMemoryPlayoutLogStore {
+  override async trim(): Promise<void> {}
+}
+
+const clock = { now: Date.UTC(2025, 0, 1) };
+const built = performance.now();
+const ch = await playedChannel(24.05, 0, { clock, logStore: new KeepAllStore(() => clock.now, 25 * HOUR) });
+console.info(`played 24 h on a fake clock in ${Math.round(performance.now() - built)} ms`);
+
+const media = (query: Record<string, string>) =>
+  ch.core.timeshift.media(
+    ch.runtime,
+    'v0',
+    timeshiftRange(new URLSearchParams(query), clock.now, 24 * HOUR)!,
+  );
+
+async function measure(label: string, requests: number, query: (n: number) => Record<string, string>) {
+  let bytes = 0;
+  const t0 = performance.now();
+  for (let n = 0; n < requests; n++) bytes += (await media(query(n))).length;
+  const ms = (performance.now() - t0) / requests;
+  console.info(`${label}: ${ms.toFixed(2)} ms and ${(bytes / requests / 1e6).toFixed(2)} MB per request`);
+}
+
+const dayAgo = clock.now - 24 * HOUR + 60_000;
+const s = (ms: number) => String(ms / 1000);
+await measure('24 h EVENT, first request', 1, () => ({ start: s(dayAgo) }));
+await measure('24 h EVENT, the same again', 20, () => ({ start: s(dayAgo) }));
+await measure('24 h EVENT, another start in the same segment', 20, (n) => ({ start: s(dayAgo + 1 + n) }));
+await measure('24 h EVENT, a new start each request (segment apart)', 20, (n) => ({
+  start: s(dayAgo + (n + 1) * 2000),
+}));
+// An EVENT reload: the clock moves one segment on, the channel appends, the player reloads.
+let reloads = 0;
+let reloadMs = 0;
+for (let n = 0; n < 20; n++) {
+  clock.now += 2000;
+  if (ch.runtime.playout.nextWakeMs() <= clock.now) await ch.runtime.playout.advance();
+  const t0 = performance.now();
+  await media({ start: s(dayAgo) });
+  reloadMs += performance.now() - t0;
+  reloads++;
+}
+console.info(`24 h EVENT reload a segment later: ${(reloadMs / reloads).toFixed(2)} ms per request`);
+await measure('1 h VOD (start and end)', 20, (n) => ({ start: s(dayAgo + n * 2000), end: s(dayAgo + HOUR) }));
+const held = (ch.core.timeshift as unknown as { cache?: { bytes: number; maxBytes: number } }).cache;
+if (held)
+  console.info(
+    `time-shift cache: ${(held.bytes / 1e6).toFixed(1)} MB held, bound ${(held.maxBytes / 1e6).toFixed(0)} MB`,
+  );
+console.info(`heap used: ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`);
