@@ -59,6 +59,7 @@ describe('a time-shifted playlist from the rendered history', () => {
     const ch = await channel(3);
     const now = ch.clock.now;
     const starts = [
+      now - 3 * HOUR - 600_000, // before the channel's first item
       now - 3 * HOUR + 30_000,
       now - 2 * HOUR - 1,
       now - HOUR + 1999,
@@ -70,7 +71,10 @@ describe('a time-shifted playlist from the rendered history', () => {
       for (const start of starts) {
         for (const end of [undefined, start + 1, start + 20_000, start + HOUR, ch.clock.now + 30_000]) {
           if (end !== undefined && end <= start) continue;
-          const query = end === undefined ? { start: s(start) } : { start: s(start), end: s(end) };
+          const query: Record<string, string> = {
+            start: s(start),
+            ...(end === undefined ? {} : { end: s(end) }),
+          };
           const r = ch.range(query);
           expect(await ch.shifted.media(ch.runtime, 'v0', r), JSON.stringify(query)).toBe(await ch.whole(r));
           compared++;
