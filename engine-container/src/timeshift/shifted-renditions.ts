@@ -60,7 +60,9 @@ export async function shiftedMedia(deps: RenditionsDeps, req: ShiftedRequest): P
     first.segments.length === 0 && first.complete ? items.find((i) => i.startMs > fromMs) : undefined;
   if (next) first = firstUntil(next.startMs + 1);
   const a = first.segments[0];
-  if (!a || first.segments.length > 1) return renderWhole(deps, items, key, fromMs, toMs);
+  // (A range that ends before the next item lists nothing: rendered whole, it costs nothing.)
+  if (!a || first.segments.length > 1 || a.pdtMs >= (toMs ?? Infinity))
+    return renderWhole(deps, items, key, fromMs, toMs);
   let history = cache.get(channelId, key);
   let near: PlayoutItem[] = items;
   if (history && history.generation === req.generation() && a.index >= history.firstIndex) {
