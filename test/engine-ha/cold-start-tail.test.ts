@@ -51,7 +51,8 @@ async function coldStartAfterADay() {
   return { clock, store, warm, cold, logged };
 }
 
-describe('an engine starting a channel whose shared log holds a day', () => {
+// A day played on a fake clock takes a few seconds on a loaded machine.
+describe('an engine starting a channel whose shared log holds a day', { timeout: 60_000 }, () => {
   it('reads only the tail its live window needs, and serves the same live playlist as the engine that played it', async () => {
     const { store, warm, cold, logged } = await coldStartAfterADay();
     const runtime = cold.core.upsertChannel({ id: 'ch', name: 'ch' });

@@ -54,7 +54,7 @@ async function channel(hours: number, cacheBytes?: number) {
 
 const s = (ms: number) => String(ms / 1000);
 
-describe('a time-shifted playlist from the rendered history', () => {
+describe('a time-shifted playlist from the rendered history', { timeout: 60_000 }, () => {
   it('has the bytes of the window rendered whole, for any start, end and moment', async () => {
     const ch = await channel(3);
     const now = ch.clock.now;
