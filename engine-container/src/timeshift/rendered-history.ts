@@ -99,9 +99,12 @@ export class RenderedHistory {
     return this.firstIndex + lo;
   }
 
-  /** The lines of segments from..to (media sequence numbers, both held, inclusive), joined. */
+  /**
+   * The lines of segments from..to (media sequence numbers, both held, inclusive): a concatenation of
+   * slices of the chunks, copied once, when the answer is written.
+   */
   lines(from: number, to: number): string {
-    const parts: string[] = [];
+    let lines = '';
     let c = this.chunkOf(from);
     for (let n = from; n <= to; c++) {
       const chunk = this.chunks[c]!;
@@ -111,10 +114,10 @@ export class RenderedHistory {
         end + 1 - chunk.first < chunk.starts.length
           ? chunk.starts[end + 1 - chunk.first]!
           : chunk.body.length;
-      parts.push(chunk.body.slice(startAt, endAt));
+      lines += chunk.body.slice(startAt, endAt);
       n = end + 1;
     }
-    return parts.join('');
+    return lines;
   }
 
   /** Forgets the chunks of segments that began before horizonMs, but the one on air then. */
