@@ -17,11 +17,12 @@ class KeepAllStore extends InMemoryPlayoutLogStore {
   override async trim(): Promise<void> {}
 }
 
-async function channel(hours: number, cacheBytes?: number) {
+async function channel(hours: number, cacheBytes?: number, retentionMs = 24 * HOUR) {
   const clock = { now: Date.UTC(2025, 0, 1) };
   const store = new KeepAllStore(() => clock.now, 24 * HOUR);
   const ch = await playedChannel(hours, 0, { clock, logStore: store });
-  const { config, vods } = ch.core;
+  const config = { ...ch.core.config, timeshiftRetentionMs: retentionMs };
+  const { vods } = ch.core;
   const resolve = trackResolver(vods, config);
   const shifted = new TimeshiftPlaylists({
     config,
@@ -117,5 +118,23 @@ describe('a time-shifted playlist from the rendered history', { timeout: 60_000 
     console.info(`largest held: ${most} bytes of a ${bound} byte bound`);
     expect(most).toBeLessThanOrEqual(bound);
     expect(most).toBeGreaterThan(0);
+  });
+
+  it('forgets what left the retention as the live edge moves on', async () => {
+    const ch = await channel(1, undefined, HOUR);
+    const r = () => ch.range({ start: s(ch.clock.now - 50 * 60_000) });
+    await ch.shifted.media(ch.runtime, 'v0', r());
+    const anHour = ch.shifted.cache.bytes;
+    // Reloaded every ten minutes: its history grows at the live edge, and forgets what left the retention.
+    for (let n = 0; n < 12; n++) {
+      await ch.play(10 * 60_000);
+      const later = r();
+      expect(await ch.shifted.media(ch.runtime, 'v0', later)).toBe(await ch.whole(later));
+    }
+    console.info(
+      `held: ${anHour} bytes for 50 min, then ${ch.shifted.cache.bytes} two hours on (1 h retention)`,
+    );
+    // An hour and a chunk, not the 2 h 50 min it rendered.
+    expect(ch.shifted.cache.bytes).toBeLessThan(anHour * 2);
   });
 });
