@@ -2,7 +2,7 @@
  * What a time-shifted media playlist costs the engine (docs/timeshift.md): a channel that played 24 h
  * of 20 s items of 2 s segments (43,200 segments), then per request shape the ms (the answer encoded
  * as the server writes it) and bytes of one request, and what the rendered histories hold. Prints figures; asserts nothing.
- *   nice -n 19 npx tsx scripts/bench-timeshift.ts
+ *   nice -n 19 node --expose-gc --import tsx scripts/bench-timeshift.ts
  */
 import { InMemoryPlayoutLogStore } from '../engine-container/src/playout/log-store';
 import { timeshiftRange } from '../engine-container/src/timeshift/timeshift-range';
@@ -49,6 +49,12 @@ async function measure(label: string, requests: number, query: (n: number) => Re
 
 const dayAgo = clock.now - 24 * HOUR + 60_000;
 const s = (ms: number) => String(ms / 1000);
+/** The heap after a full collection (run with node --expose-gc for it; else as it is). */
+const heap = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+};
+const heapBefore = heap();
 await measure('24 h EVENT, first request', 1, () => ({ start: s(dayAgo) }));
 await measure('24 h EVENT, the same again', 20, () => ({ start: s(dayAgo) }));
 await measure('24 h EVENT, another start in the same segment', 20, (n) => ({ start: s(dayAgo + 1 + n) }));
@@ -65,6 +71,11 @@ for (let n = 0; n < 20; n++) {
 report('24 h EVENT reload a segment later', reloads);
 await measure('1 h VOD (start and end)', 20, (n) => ({ start: s(dayAgo + n * 2000), end: s(dayAgo + HOUR) }));
 const held = ch.core.timeshift.cache;
+const perCounted = (heap() - heapBefore) / held.bytes;
+console.info(
+  `heap grown by the requests: ${((heap() - heapBefore) / 1e6).toFixed(1)} MB (histories and the channel's read history), ` +
+    `${perCounted.toFixed(2)} heap bytes per counted byte: at its bound, ~${((perCounted * held.maxBytes) / 1e6).toFixed(0)} MB`,
+);
 console.info(
   `rendered histories: ${(held.bytes / 1e6).toFixed(1)} MB held, bound ${(held.maxBytes / 1e6).toFixed(0)} MB`,
 );
