@@ -37,6 +37,11 @@ export class CountingStore implements LeasingLogStore {
     return this.inner.read(channelId, fromSeq, toSeq);
   }
 
+  readLast(channelId: string, count: number): Promise<PlayoutItem[]> {
+    this.ops.read++;
+    return this.inner.readLast(channelId, count);
+  }
+
   async append(channelId: string, item: PlayoutItem, expectedLastSeq: number) {
     const result = await this.inner.append(channelId, item, expectedLastSeq);
     this.ops[result === 'appended' ? 'append' : 'conflict']++;

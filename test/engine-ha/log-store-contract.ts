@@ -67,6 +67,18 @@ export function logStoreContract(name: string, makeStore: () => LeasingLogStore)
       expect((await store.read(ch, 5, 99)).map((i) => i.seq)).toEqual([5]);
     });
 
+    it('reads the newest items in seq order, and never the writer lease', async () => {
+      const store = makeStore();
+      const ch = channel();
+      expect(await store.readLast(ch, 3)).toEqual([]);
+      await appendAll(store, ch, 6);
+      expect(await store.acquireLease(ch, 'engine-a', 60_000)).toBe(true);
+      expect((await store.readLast(ch, 3)).map((i) => i.seq)).toEqual([3, 4, 5]);
+      expect(await store.readLast(ch, 1)).toEqual([item(5)]);
+      expect((await store.readLast(ch, 100)).map((i) => i.seq)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(await store.readLast(ch, 0)).toEqual([]);
+    });
+
     it('refuses an append whose expected last seq is no longer the last', async () => {
       const store = makeStore();
       const ch = channel();

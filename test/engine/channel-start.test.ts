@@ -28,6 +28,11 @@ class SlowStore implements PlayoutLogStore {
     return this.inner.read(channelId, fromSeq);
   }
 
+  async readLast(channelId: string, count: number): Promise<PlayoutItem[]> {
+    await sleep(this.delayMs);
+    return this.inner.readLast(channelId, count);
+  }
+
   async append(channelId: string, item: PlayoutItem, expectedLastSeq: number) {
     this.onAppend();
     await sleep(this.delayMs);
@@ -127,6 +132,7 @@ describe('a log tail', () => {
     // The put lands at once, its answer comes late (a slow network): a read in between sees the item.
     const store: PlayoutLogStore = {
       read: (channelId, fromSeq) => inner.read(channelId, fromSeq),
+      readLast: (channelId, count) => inner.readLast(channelId, count),
       trim: (channelId, keepFromSeq) => inner.trim(channelId, keepFromSeq),
       append: async (channelId, item, expectedLastSeq) => {
         const result = await inner.append(channelId, item, expectedLastSeq);
@@ -134,7 +140,7 @@ describe('a log tail', () => {
         return result;
       },
     };
-    const tail = new LogTail(store, 'ch', () => 0);
+    const tail = new LogTail(store, 'ch', () => 0, WINDOW_MS);
     const item: PlayoutItem = {
       seq: 0,
       startMs: 0,

@@ -25,6 +25,11 @@ class SwitchableStore extends InMemoryPlayoutLogStore {
     return super.read(channelId, fromSeq);
   }
 
+  override async readLast(channelId: string, count: number): Promise<PlayoutItem[]> {
+    this.check();
+    return super.readLast(channelId, count);
+  }
+
   override async append(channelId: string, item: PlayoutItem, expectedLastSeq: number) {
     this.check();
     return super.append(channelId, item, expectedLastSeq);

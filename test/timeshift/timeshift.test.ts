@@ -91,4 +91,20 @@ describe('the time-shifted master and the window asked for', () => {
     expect(refused({ start: iso(now - HOUR), from: 'beginning' })).toEqual([400, 'from']);
     expect(timeshiftRange(params({}), now, 24 * HOUR)).toBeUndefined();
   });
+
+  it('refuses a window longer than 24 h (as MediaPackage), whatever the retention', () => {
+    const now = Date.UTC(2026, 0, 5);
+    const week = 7 * 24 * HOUR;
+    const field = (q: Record<string, string>) => {
+      try {
+        return timeshiftRange(params(q), now, week) && 'accepted';
+      } catch (err) {
+        return (err as HttpError).details.field;
+      }
+    };
+    expect(field({ start: iso(now - 24 * HOUR - 1000) })).toBe('start');
+    expect(field({ start: iso(now - 3 * 24 * HOUR), end: iso(now - 2 * 24 * HOUR + 1000) })).toBe('end');
+    expect(field({ start: iso(now - 3 * 24 * HOUR), end: iso(now - 2 * 24 * HOUR) })).toBe('accepted');
+    expect(field({ start: iso(now - HOUR), end: iso(now + 24 * HOUR) })).toBe('end');
+  });
 });

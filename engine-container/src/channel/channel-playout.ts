@@ -80,7 +80,7 @@ export class ChannelPlayout {
     public channel: Channel,
     private readonly deps: ChannelDeps,
   ) {
-    this.tail = new LogTail(deps.store, channel.id, deps.config.clock);
+    this.tail = new LogTail(deps.store, channel.id, deps.config.clock, deps.config.playlistWindowMs);
     this.spreadMs = planSpreadMs(channel.id);
     // Whole milliseconds: Redis takes PX in integers (volatileKeyTTL may be a fraction of a second).
     const ttlMs = Math.max(1, Math.round(deps.config.volatileKeyTTL * 1000));

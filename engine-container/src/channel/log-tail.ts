@@ -1,12 +1,17 @@
 /**
  * A channel's view of its playout log: the last few items, kept in memory so rendering never waits
- * for the store. Refreshed incrementally (items after the last known seq); `version` changes whenever
+ * for the store. Its first read (an engine starting the channel, or one that fell behind a trim) takes
+ * only the newest items, back to the first its live window can show and the item before it
+ * (log-upkeep.ts: what a tail that has run keeps), never the day a store retains for start-over; then
+ * it is refreshed incrementally (items after the last known seq). `version` changes whenever
  * the items do, which invalidates rendered playlists. While the store cannot be reached the channel
  * may extend its view alone (`appendLocal`: the slate, decided the same way by every engine); the next
  * refresh writes those items to the store first, so the shared log never misses what players saw.
  */
 import type { PlayoutItem } from '../playout/item';
+import { PAGE_MIN_ITEMS, readBack } from '../playout/log-read-back';
 import { assertFollows, type PlayoutLogStore } from '../playout/log-store';
+import { tailHorizonMs } from '../playout/log-upkeep';
 
 export class LogTail {
   items: PlayoutItem[] = [];
@@ -21,6 +26,8 @@ export class LogTail {
     private readonly store: PlayoutLogStore,
     private readonly channelId: string,
     private readonly clock: () => number,
+    /** The live playlist's window (how far back the first read goes). */
+    private readonly windowMs: number,
   ) {}
 
   get last(): PlayoutItem | undefined {
@@ -62,17 +69,31 @@ export class LogTail {
     this.readAtMs = this.clock();
     // Reconcile first: reading after items the store does not have yet would skip the shared log's own.
     if (this.pending.length > 0 && (await this.flush()) === 'replaced') return;
+    if (this.items.length === 0) {
+      this.items = await this.readTail();
+      if (this.items.length > 0) this.bump();
+      return;
+    }
     const fresh = (await this.store.read(this.channelId, this.lastSeq + 1)).filter(
       (i) => i.seq > this.lastSeq,
     );
     if (fresh.length === 0) return;
     if (fresh[0]!.seq !== this.lastSeq + 1) {
-      // We fell behind a trim (or the log was replaced): start over from what the store keeps.
-      this.items = await this.store.read(this.channelId);
+      // We fell behind a trim (or the log was replaced): start over from the store's newest items.
+      this.items = await this.readTail();
     } else {
       this.items = [...this.items, ...fresh];
     }
     this.bump();
+  }
+
+  /** The store's newest items, back to the first the live window can show and the item before it. */
+  private async readTail(): Promise<PlayoutItem[]> {
+    const newest = await this.store.readLast(this.channelId, PAGE_MIN_ITEMS);
+    const last = newest[newest.length - 1];
+    if (!last) return [];
+    const horizonMs = tailHorizonMs(this.clock(), this.windowMs, last.targetDurationS);
+    return (await readBack(this.store, this.channelId, newest, horizonMs)).items;
   }
 
   async append(item: PlayoutItem): Promise<'appended' | 'conflict'> {
@@ -103,9 +124,10 @@ export class LogTail {
     while (this.pending.length > 0) {
       const item = this.pending[0]!;
       if ((await this.store.append(this.channelId, item, item.seq - 1)) === 'conflict') {
-        const shared = await this.store.read(this.channelId, item.seq);
+        const shared = await this.store.read(this.channelId, item.seq, item.seq + 1);
         if (!sameItem(shared[0], item)) {
-          this.items = [...this.items.filter((i) => i.seq < item.seq), ...shared];
+          // The shared log as an engine starting the channel reads it (not all it retains).
+          this.items = await this.readTail();
           this.pending = [];
           this.bump();
           return 'replaced';

@@ -25,6 +25,12 @@ export interface PlayoutLogStore extends Partial<LeaseOps> {
    * page of old items costs what it holds (start-over reads back in pages).
    */
   read(channelId: string, fromSeq?: number, toSeq?: number): Promise<PlayoutItem[]>;
+  /**
+   * The newest `count` items (fewer when the log holds fewer), in seq order: where an engine starting a
+   * channel begins, reading back only as far as its live window needs (channel/log-tail.ts), not the
+   * retained day.
+   */
+  readLast(channelId: string, count: number): Promise<PlayoutItem[]>;
   /** Appends `item` (whose seq must be expectedLastSeq + 1) only if expectedLastSeq is the last seq (-1: empty log). */
   append(channelId: string, item: PlayoutItem, expectedLastSeq: number): Promise<'appended' | 'conflict'>;
   /** Forgets items with seq < keepFromSeq (a hint: a store with TTLs may ignore it). */
@@ -86,6 +92,11 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
       Math.max(0, fromSeq - first.seq),
       Math.max(0, Math.min(toSeq, log.lastSeq + 1) - first.seq),
     );
+  }
+
+  async readLast(channelId: string, count: number): Promise<PlayoutItem[]> {
+    const items = this.logs.get(channelId)?.items ?? [];
+    return count > 0 ? items.slice(-count) : [];
   }
 
   async append(

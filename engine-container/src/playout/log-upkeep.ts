@@ -2,14 +2,20 @@
 import { itemEndMs, type PlayoutItem } from './item';
 
 /**
+ * How far back a log tail keeps items: what a window (plus a margin of another window and three target
+ * durations) can still show. An engine starting a channel reads back this far, and no further.
+ */
+export const tailHorizonMs = (nowMs: number, windowMs: number, targetDurationS: number): number =>
+  nowMs - 2 * windowMs - 3 * targetDurationS * 1000;
+
+/**
  * Index of the first item to keep: what a window (plus a margin of another window and three target
  * durations) can still show, and the item before it (a cue-in after a preroll looks back one item).
  * The last two items always stay: the next append counts from them.
  */
 export function firstItemToKeep(items: readonly PlayoutItem[], nowMs: number, windowMs: number): number {
   if (items.length <= 2) return 0;
-  const targetMs = items[items.length - 1]!.targetDurationS * 1000;
-  const horizon = nowMs - 2 * windowMs - 3 * targetMs;
+  const horizon = tailHorizonMs(nowMs, windowMs, items[items.length - 1]!.targetDurationS);
   const firstNeeded = items.findIndex((i) => itemEndMs(i) >= horizon);
   return Math.max(0, Math.min((firstNeeded < 0 ? items.length : firstNeeded) - 1, items.length - 2));
 }

@@ -10,7 +10,13 @@
  * does) well within the lease's life.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { queryAll, writeIf } from '../../../core/dynamo/queries';
 import { tableName, tables } from '../../../core/resources';
 import type { PlayoutItem } from '../playout/item';
@@ -45,6 +51,22 @@ export class DynamoDbPlayoutLogStore implements LeasingLogStore {
       ConsistentRead: true,
     });
     return items.map(({ channelId: _c, expiresAt: _e, ...item }) => item as unknown as PlayoutItem);
+  }
+
+  async readLast(channelId: string, count: number): Promise<PlayoutItem[]> {
+    if (count <= 0) return [];
+    // Newest first, one page (a page's 1 MB cap may give fewer: callers read back what they lack).
+    const { Items = [] } = await this.ddb.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'channelId = :c AND seq >= :from',
+        ExpressionAttributeValues: { ':c': channelId, ':from': 0 },
+        ScanIndexForward: false,
+        Limit: count,
+        ConsistentRead: true,
+      }),
+    );
+    return Items.reverse().map(({ channelId: _c, expiresAt: _e, ...item }) => item as unknown as PlayoutItem);
   }
 
   async append(

@@ -101,6 +101,13 @@ export class RedisPlayoutLogStore implements LeasingLogStore {
     return members.map((json) => JSON.parse(json) as PlayoutItem);
   }
 
+  async readLast(channelId: string, count: number): Promise<PlayoutItem[]> {
+    if (count <= 0) return [];
+    // By rank from the highest seq (ZRANGE … REV): the newest, whatever the log holds.
+    const members = await this.redis.zrange(this.key(channelId, 'log'), 0, count - 1, 'REV');
+    return members.reverse().map((json) => JSON.parse(json) as PlayoutItem);
+  }
+
   async append(
     channelId: string,
     item: PlayoutItem,

@@ -1,11 +1,11 @@
 /**
  * One channel's retained playout log, as start-over reads it (docs/timeshift.md): only as far back as
  * a request asks, never past the retention. The first request reads the log from the channel's live
- * tail back to the item on air at its start, in pages sized from the items' mean length (the store's
- * bounded `read(from, to)`); an older start reads only the older items; and every
+ * tail back to the item on air at its start, in pages (playout/log-read-back.ts); an older start reads only the older items; and every
  * `sharedLogMaxAgeMs` the items appended since. Reads are serialized, so concurrent requests share them.
  */
 import { itemEndMs, type PlayoutItem } from '../playout/item';
+import { readBack } from '../playout/log-read-back';
 import type { PlayoutLogStore } from '../playout/log-store';
 
 export interface HistoryDeps {
@@ -16,10 +16,6 @@ export interface HistoryDeps {
   maxAgeMs: number;
 }
 
-/** The fewest and most items one page reads back. */
-export const PAGE_MIN_ITEMS = 16;
-export const PAGE_MAX_ITEMS = 2000;
-
 export class ChannelHistory {
   /** Consecutive seqs, oldest first. */
   private items: PlayoutItem[] = [];
@@ -27,6 +23,8 @@ export class ChannelHistory {
   /** The store holds nothing older than items[0] (seq 0, or expired). */
   private floor = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Changes when the log was found trimmed or replaced past what was read (what was read is dropped). */
+  generation = 0;
 
   constructor(
     private readonly channelId: string,
@@ -67,34 +65,17 @@ export class ChannelHistory {
       // The log was trimmed or replaced past what was read: start again from what it keeps now.
       this.items = [];
       this.floor = false;
+      this.generation++;
     }
     this.items = this.items.concat(newer);
   }
 
   /** Pages back until items[0] ended by `untilMs` (or the store has nothing older). */
   private async readBack(untilMs: number): Promise<void> {
-    while (!this.floor && this.items.length > 0 && itemEndMs(this.items[0]!) > untilMs) {
-      const first = this.items[0]!;
-      if (first.seq === 0) {
-        this.floor = true;
-        return;
-      }
-      // Sized from the oldest items read: the nearest to those wanted (a channel's item lengths drift).
-      const near = Math.min(this.items.length, PAGE_MIN_ITEMS);
-      const meanMs = (itemEndMs(this.items[near - 1]!) - first.startMs) / near;
-      const wanted = Math.ceil((first.startMs - untilMs) / Math.max(meanMs, 1)) + 2;
-      const size = Math.min(PAGE_MAX_ITEMS, Math.max(PAGE_MIN_ITEMS, wanted));
-      const fromSeq = Math.max(0, first.seq - size);
-      const page = (await this.deps.store.read(this.channelId, fromSeq, first.seq)).filter(
-        (i) => i.seq >= fromSeq && i.seq < first.seq,
-      );
-      // Only the items that join on: an expired stretch ends what the store can give.
-      let join = page.length;
-      while (join > 0 && page[join - 1]!.seq === first.seq - (page.length - join) - 1) join--;
-      const joined = page.slice(join);
-      if (joined.length === 0 || join > 0 || joined[0]!.seq > fromSeq) this.floor = true;
-      this.items = joined.concat(this.items);
-    }
+    if (this.floor || this.items.length === 0) return;
+    const back = await readBack(this.deps.store, this.channelId, this.items, untilMs);
+    this.items = back.items;
+    this.floor = back.floor;
   }
 
   /** Drops items that ended before the horizon, but the last of them (the window's "item before"). */

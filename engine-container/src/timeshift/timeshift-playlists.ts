@@ -9,22 +9,29 @@ import { HttpError } from '../../../core/errors';
 import type { EngineConfig } from '../config';
 import type { ChannelRuntime } from '../engine-core';
 import { renditionKeys } from '../ladder/output-ladder';
-import type { PlayoutItem } from '../playout/item';
 import type { PlayoutLogStore } from '../playout/log-store';
 import { MissingVodError, type TrackResolver } from '../playout/window';
-import { renderMediaPlaylist } from '../render/media-playlist';
 import type { VodCache } from '../vod/vod-cache';
 import { ChannelHistory } from './channel-history';
+import { HistoryCache } from './history-cache';
 import { programmeStartMs } from './programme-start';
+import { type RenditionsDeps, shiftedMedia } from './shifted-renditions';
 import { type TimeshiftRange, timeshiftQuery, timeshiftRange } from './timeshift-range';
-import { computeTimeshiftWindow } from './timeshift-window';
 
 export interface TimeshiftDeps {
   config: EngineConfig;
   store: PlayoutLogStore;
   resolve: TrackResolver;
   vods: VodCache;
+  /** The bound of the rendered histories (default TIMESHIFT_CACHE_BYTES). */
+  cacheBytes?: number;
 }
+
+/**
+ * The rendered histories' bound per engine: a day of 2 s segments is ~4.3 MB per rendition, so this
+ * holds ~30 rendition-days of them (a day of 6 s segments is a third of that).
+ */
+export const TIMESHIFT_CACHE_BYTES = 128 * 1024 * 1024;
 
 const channelStarting = () =>
   new HttpError(503, 'channel_starting', 'the channel has no content yet; retry shortly');
@@ -45,8 +52,28 @@ export function shiftMaster(master: string, range: TimeshiftRange): string {
 
 export class TimeshiftPlaylists {
   private readonly histories = new Map<string, ChannelHistory>();
+  /** Every rendition's rendered history, for all requests (shifted-renditions.ts). */
+  private readonly renditions: RenditionsDeps;
 
-  constructor(private readonly deps: TimeshiftDeps) {}
+  constructor(private readonly deps: TimeshiftDeps) {
+    const { config, resolve, vods } = deps;
+    this.renditions = {
+      resolve,
+      clock: config.clock,
+      retentionMs: config.timeshiftRetentionMs,
+      cache: new HistoryCache(deps.cacheBytes ?? TIMESHIFT_CACHE_BYTES),
+      // Most are in the cache; old ones may have been evicted.
+      loadVods: async (items) => {
+        const uris = new Set(items.filter((i) => i.kind !== 'live').map((i) => i.uri));
+        await Promise.all([...uris].map((uri) => vods.load(uri).catch(() => undefined)));
+      },
+    };
+  }
+
+  /** What the rendered histories hold, and their bound (the benchmark prints them). */
+  get cache(): HistoryCache {
+    return this.renditions.cache;
+  }
 
   /** The request's window, or undefined for the live playlists (no `start`). */
   range(params: URLSearchParams): TimeshiftRange | undefined {
@@ -63,22 +90,22 @@ export class TimeshiftPlaylists {
     if (!header) throw channelStarting();
     if (!renditionKeys(header.ladder).includes(key))
       throw new HttpError(404, 'rendition_not_found', `no rendition ${key} on this channel`);
-    const { items, fromMs } = await this.itemsFrom(runtime, range);
-    const { resolve, vods, config } = this.deps;
-    // The range's VODs, loaded at once (most are in the cache; old ones may have been evicted).
-    const uris = new Set(items.filter((i) => i.kind !== 'live').map((i) => i.uri));
-    await Promise.all([...uris].map((uri) => vods.load(uri).catch(() => undefined)));
+    const { items, fromMs, read, history } = await this.itemsFrom(runtime, range);
+    const request = {
+      channelId: runtime.playout.channel.id,
+      key,
+      items,
+      fromMs,
+      ...(range.toMs === undefined ? {} : { toMs: range.toMs }),
+      read,
+      generation: () => history.generation,
+    };
     for (let attempt = 0; ; attempt++) {
       try {
-        const toMs = range.toMs ?? Number.POSITIVE_INFINITY;
-        const win = computeTimeshiftWindow(items, resolve, key, fromMs, toMs, config.clock());
-        const ended = range.toMs !== undefined && win.complete;
-        const head = `#EXT-X-PLAYLIST-TYPE:${ended ? 'VOD' : 'EVENT'}\n#EXT-X-START:TIME-OFFSET=0,PRECISE=YES\n`;
-        const body = renderMediaPlaylist(win).replace(/^(#EXTM3U\n#EXT-X-VERSION:\d+\n)/, `$1${head}`);
-        return ended ? `${body}#EXT-X-ENDLIST\n` : body;
+        return await shiftedMedia(this.renditions, request);
       } catch (err) {
         if (!(err instanceof MissingVodError) || attempt >= 3) throw err;
-        await vods.load(err.uri).catch(() => {
+        await this.deps.vods.load(err.uri).catch(() => {
           throw new HttpError(503, 'vod_unavailable', 'a VOD of this channel cannot be loaded here');
         });
       }
@@ -89,10 +116,7 @@ export class TimeshiftPlaylists {
    * The channel's log from the item before the one on air at the range's start (with `from=programme`:
    * at the start of the programme on air then), and that start.
    */
-  private async itemsFrom(
-    runtime: ChannelRuntime,
-    range: TimeshiftRange,
-  ): Promise<{ items: PlayoutItem[]; fromMs: number }> {
+  private async itemsFrom(runtime: ChannelRuntime, range: TimeshiftRange) {
     const { config, store } = this.deps;
     const id = runtime.playout.channel.id;
     let history = this.histories.get(id);
@@ -114,15 +138,15 @@ export class TimeshiftPlaylists {
         throw new HttpError(503, 'store_unavailable', 'the playout log cannot be read now; retry shortly');
       });
     const items = await read(range.fromMs);
-    if (!range.programme) return { items, fromMs: range.fromMs };
-    const startMs = programmeStartMs(items, range.fromMs) ?? range.fromMs;
-    if (startMs >= range.fromMs) return { items, fromMs: range.fromMs };
+    const startMs = range.programme ? (programmeStartMs(items, range.fromMs) ?? range.fromMs) : range.fromMs;
+    if (startMs >= range.fromMs) return { items, fromMs: range.fromMs, read, history };
     // The items from the programme's start (a LIVE event's switch-in may be older than those read).
-    return { items: await read(startMs), fromMs: startMs };
+    return { items: await read(startMs), fromMs: startMs, read, history };
   }
 
   /** Forgets a channel's history (the channel was removed). */
   forget(channelId: string): void {
     this.histories.delete(channelId);
+    this.renditions.cache.forget(channelId);
   }
 }

@@ -18,6 +18,13 @@ export interface TimeshiftRange {
 /** `from`'s values: the instant asked (the default) or the start of the programme on air then. */
 const FROM = ['start', 'programme'] as const;
 
+/**
+ * The most a window may span, as AWS MediaPackage's time-shifted viewing ("accepts requests for up to 24
+ * hours of content"): a playlist of 2 s segments over it is ~4 MB. `start` may be older with a longer
+ * retention, with an `end` within this of it.
+ */
+export const MAX_WINDOW_MS = 24 * 3_600_000;
+
 const EPOCH_SECONDS = /^\d{1,11}(\.\d{1,3})?$/;
 
 function instant(value: string, field: string): number {
@@ -46,9 +53,15 @@ export function timeshiftRange(
   if (fromMs >= nowMs) throw badRequest('start must be in the past', 'start');
   if (fromMs < nowMs - retentionMs)
     throw badRequest(`start must be within the last ${Math.round(retentionMs / 3_600_000)} h`, 'start');
-  if (end === null) return { fromMs, ...programme };
+  const most = `${MAX_WINDOW_MS / 3_600_000} h`;
+  if (end === null) {
+    if (nowMs - fromMs > MAX_WINDOW_MS)
+      throw badRequest(`start must be within ${most}, or end given`, 'start');
+    return { fromMs, ...programme };
+  }
   const toMs = instant(end, 'end');
   if (toMs <= fromMs) throw badRequest('end must be after start', 'end');
+  if (toMs - fromMs > MAX_WINDOW_MS) throw badRequest(`end must be within ${most} of start`, 'end');
   return { fromMs, toMs, ...programme };
 }
 
