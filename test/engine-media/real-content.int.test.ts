@@ -5,6 +5,8 @@
  * same VOD with a TS preroll (muxed audio, EIA-608 captions declared), so the channel changes
  * container and audio shape every few seconds, checked against RFC 8216's live rules on every
  * rendition and played by hls.js across container changes (docs/media.md, "TS after fMP4").
+ * Every case only reads the channels, and each waits on the wall clock (a player, ffmpeg, reloads)
+ * far more than it computes: they all run at once, so the file takes its longest case, not their sum.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSystem, startSystem } from '../../local/system';
@@ -87,7 +89,7 @@ const renditionsOf = async (master: string) => {
   return parseMasterPlaylist(text);
 };
 
-describe('a channel made from a CMAF VOD with two audio and two subtitle languages', () => {
+describe.concurrent('a channel made from a CMAF VOD with two audio and two subtitle languages', () => {
   it('declares both audio languages, both subtitle languages and, over a captioned source, its captions', async () => {
     const master = await renditionsOf(cmaf);
     const of = (type: string) => master.renditions.filter((r) => r.type === type).map((r) => r.language);
@@ -150,7 +152,7 @@ describe('a channel made from a CMAF VOD with two audio and two subtitle languag
   );
 });
 
-describe('every rendition of a channel alternating TS and CMAF', () => {
+describe.concurrent('every rendition of a channel alternating TS and CMAF', () => {
   it('keeps the live rules on every reload of every rendition, with one media time per item across them', async () => {
     // 6 rungs: 2 video, 2 audio, 2 subtitles.
     const urls = await listMediaPlaylists(mixed);
