@@ -15,6 +15,7 @@ import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { checkLivePlaylistRules, listMediaPlaylists, playWithFfmpeg } from '../support/hls-client';
 import { parseMasterPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { describeStalls, isPlayersHaltNote } from '../support/stall-kinds';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 import { seamStarts } from './support/av-starts';
@@ -44,6 +45,7 @@ beforeAll(async () => {
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['channel', 'engine'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500', ENGINE_FORCE_TARGET_DURATION: '2' },
