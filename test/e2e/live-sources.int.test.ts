@@ -7,8 +7,6 @@
  *   each segment deleted one segment after it leaves the playlist): the source answers no 404;
  * - a channel of CMAF VODs (the `cmaf` fixture) switches to an ffmpeg TS source with demuxed audio.
  * The channel lists the right init section on every segment, the RFC 8216 rules hold on every reload.
- * Each case has its own engine, sources and player and waits on the wall clock far more than it
- * computes, so the three run at once (about 100 s instead of 250 s in a run).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
@@ -180,7 +178,7 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
   }
 }
 
-describe.concurrent('live sources as packagers make them, in hls.js', () => {
+describe('live sources as packagers make them, in hls.js', () => {
   it('plays a CMAF source with a 6-segment window in and out of a TS channel with its init sections, no 404 and no stall', async () => {
     const source = await startLiveSource({ cmaf: true, demuxedAudio: true });
     sources.push(source);

@@ -10,17 +10,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const LONG_RUNNING: readonly string[] = [
   // Longest first, by their seconds in a clean run (the slowest-files report). Their tables are in the
-  // run's DynamoDB Local but for the first file's (it kills its own).
+  // run's DynamoDB Local but for the DynamoDB store-loss suite's (it kills its own).
+  'test/e2e/live-sources.int.test.ts',
   'test/reliability/engine-store-loss-dynamodb.int.test.ts',
   'test/reliability/engine-store-loss-redis.int.test.ts',
   'test/e2e/schedule-media.int.test.ts',
   'test/e2e/live-mixing.int.test.ts',
   'test/e2e/console-schedule.int.test.ts',
-  'test/e2e/live-sources.int.test.ts',
   'test/engine-ha/failover-dynamodb.int.test.ts',
+  'test/engine-media/real-content.int.test.ts',
   'test/e2e/console-asrun.int.test.ts',
   'test/engine-ha/failover-redis.int.test.ts',
-  'test/engine-media/real-content.int.test.ts',
   'test/e2e/console-player.int.test.ts',
   'test/e2e/live-renditions.int.test.ts',
   'test/asrun/asrun-playback.int.test.ts',
