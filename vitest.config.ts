@@ -13,9 +13,10 @@ export default defineConfig({
   test: {
     pool: 'forks',
     fileParallelism: true,
-    // Four on two cores: the longest integration suites wait in real time (players, live sources, a
-    // two-minute outage) far more than they compute, so two workers left the cores idle for minutes.
-    maxWorkers: 4,
+    // Six on two cores: the longest integration suites wait in real time (players, live sources, an
+    // outage) far more than they compute. A whole run is 650-700 s of CPU, which four workers spread
+    // over ten minutes with the cores about half idle.
+    maxWorkers: 6,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // The default output, then the ten slowest files: where the next second of `npm test` is.
     reporters: ['default', './test/support/run/slowest-files-reporter.ts'],

@@ -8,6 +8,7 @@ import type { AsRunView } from '../../core/asrun/asrun-entry';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { trialToken } from '../support/trial-token';
 
 let system: RunningSystem;
@@ -33,6 +34,7 @@ const entriesOnceAired = (n: number) =>
 
 beforeAll(async () => {
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },
     services: ['schedule', 'engine', 'channel'],

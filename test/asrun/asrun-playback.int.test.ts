@@ -11,6 +11,7 @@ import { type RunningSystem, startSystem } from '../../local/system';
 import { CHROMIUM_PATH, chromiumAvailable, type FragRecord, playInBrowser } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const noChromium = !chromiumAvailable();
@@ -45,6 +46,7 @@ describe(`the as-run log of a channel hls.js played${skipReason}`, () => {
     fixtures = await ensureFixtures();
     origin = await startStaticServer(fixtures.root);
     system = await startSystem({
+      sharedDynamoDb: sharedDynamoDb(),
       ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
       services: ['channel', 'engine'],
       env: { LOG_LEVEL: 'silent' },

@@ -18,6 +18,7 @@ import { type RunningSystem, startSystem } from '../../local/system';
 import { chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console/console-browser';
 
@@ -82,6 +83,7 @@ beforeAll(async () => {
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
     services: ['channel', 'schedule', 'engine', 'console'],
     env: { LOG_LEVEL: 'silent' },

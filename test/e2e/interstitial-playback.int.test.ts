@@ -16,6 +16,7 @@ import {
 } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const noChromium = !chromiumAvailable();
@@ -73,6 +74,7 @@ describe(`a channel whose preroll is an HLS interstitial, played by hls.js in Ch
     fixtures = await ensureFixtures();
     origin = await startStaticServer(fixtures.root);
     system = await startSystem({
+      sharedDynamoDb: sharedDynamoDb(),
       ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
       services: ['channel', 'engine'],
       env: { LOG_LEVEL: 'silent' },

@@ -20,6 +20,7 @@ import { type MediaPlaylist, parseMediaPlaylist } from '../support/hls-playlist'
 import { checkReloads } from '../support/live-rules';
 import { LIVE_SEGMENT_S, type LiveSource, startLiveSource } from '../support/live-source';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const TARGET_DURATION_S = 4;
@@ -46,6 +47,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => feedServer.listen(0, '127.0.0.1', r));
   feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/feed.xml`;
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['schedule'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500', SCHEDULE_HORIZON_HOURS: '1' },

@@ -10,6 +10,7 @@ import { chromiumAvailable, describeErrors, playInBrowser } from '../support/bro
 import { ensureFixtures } from '../support/fixtures';
 import { parseMasterPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
 import { waitOnAir } from '../support/on-air';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 let system: RunningSystem;
@@ -20,6 +21,7 @@ beforeAll(async () => {
   const fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     services: ['channel', 'engine'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },

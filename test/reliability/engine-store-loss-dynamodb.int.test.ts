@@ -1,7 +1,7 @@
 /**
- * DynamoDB Local killed for two minutes under a channel played by hls.js, then started again on its
+ * DynamoDB Local killed for 75 s under a channel played by hls.js, then started again on its
  * data: the engine plays on (the slate), keeps the live rules, logs a bounded number of lines, and
- * returns to the channel's content (support/store-loss.ts).
+ * returns to the channel's content (support/store-loss.ts, which says why 75 s).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 import { DynamoDbSwitch } from './support/dynamodb-outage';
-import { createLoopChannel, playThroughStoreLoss } from './support/store-loss';
+import { createLoopChannel, OUTAGE_MS, playThroughStoreLoss } from './support/store-loss';
 import { expectPlayedThrough } from './support/store-loss-checks';
 
 const noChromium = !chromiumAvailable();
@@ -45,7 +45,7 @@ afterAll(async () => {
   await origin?.close();
 });
 
-describe(`a channel whose DynamoDB is killed for two minutes${skipReason}`, () => {
+describe(`a channel whose DynamoDB is killed for ${OUTAGE_MS / 1000} s${skipReason}`, () => {
   it.skipIf(noChromium)(
     'plays on in hls.js with the live rules kept, logs a bounded number of lines, and returns to its content',
     async () => {

@@ -1,7 +1,8 @@
 /**
- * The engine's shared log on Redis (ENGINE_KVSTORE_URL), redis-server killed for two minutes under a
- * channel played by hls.js, then started again on its append-only file: the engine plays on (the
- * slate), keeps the live rules, logs a bounded number of lines, and returns to the channel's content.
+ * The engine's shared log on Redis (ENGINE_KVSTORE_URL), redis-server killed for 75 s under a channel
+ * played by hls.js, then started again on its append-only file: the engine plays on (the slate), keeps
+ * the live rules, logs a bounded number of lines, and returns to the channel's content
+ * (support/store-loss.ts says why 75 s).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
-import { createLoopChannel, playThroughStoreLoss } from './support/store-loss';
+import { createLoopChannel, OUTAGE_MS, playThroughStoreLoss } from './support/store-loss';
 import { expectPlayedThrough } from './support/store-loss-checks';
 
 const noChromium = !chromiumAvailable();
@@ -46,7 +47,7 @@ afterAll(async () => {
   await origin?.close();
 });
 
-describe(`a channel whose Redis log store is killed for two minutes${skipReason}`, () => {
+describe(`a channel whose Redis log store is killed for ${OUTAGE_MS / 1000} s${skipReason}`, () => {
   it.skipIf(noChromium)(
     'plays on in hls.js with the live rules kept, logs a bounded number of lines, and returns to its content',
     async () => {

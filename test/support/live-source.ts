@@ -111,21 +111,22 @@ export async function startLiveSource(options: LiveSourceOptions = {}): Promise<
     const file = path.join(dir, name);
     return existsSync(file) ? readFileSync(file, 'utf8').split('#EXTINF').length - 1 : 0;
   };
-  await waitFor(
-    async () => existsSync(path.join(dir, 'master.m3u8')) && listed('v1.m3u8') >= 4,
-    (ready) => ready,
-    { timeoutMs: 30_000, what: 'the live source' },
-  );
-  return {
-    url: `${server.url}/master.m3u8`,
-    pid,
-    kill,
-    requests: () => server.requests(),
-    close: async () => {
-      kill();
-      await server.close();
-      await rm(dir, { recursive: true, force: true });
-      await rm(keyInfo, { force: true });
-    },
+  const close = async () => {
+    kill();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+    await rm(keyInfo, { force: true });
   };
+  try {
+    await waitFor(
+      async () => existsSync(path.join(dir, 'master.m3u8')) && listed('v1.m3u8') >= 4,
+      (ready) => ready,
+      { timeoutMs: 30_000, what: 'the live source' },
+    );
+  } catch (err) {
+    // No caller holds the source yet to close it: an ffmpeg left running would encode until killed.
+    await close();
+    throw err;
+  }
+  return { url: `${server.url}/master.m3u8`, pid, kill, requests: () => server.requests(), close };
 }

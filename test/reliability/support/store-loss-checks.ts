@@ -1,8 +1,9 @@
 /** What must hold after a store-loss run, the same for every store. */
 import { expect } from 'vitest';
 import { waitFor } from '../../../core/wait-for';
+import { LOG_INTERVAL_MS } from '../../../engine-container/src/channel/outage/outage';
 import { describeErrors } from '../../support/browser';
-import type { StoreLossRun } from './store-loss';
+import { OUTAGE_MS, type StoreLossRun } from './store-loss';
 
 export async function expectPlayedThrough(run: StoreLossRun, logLines: string[], vodFolder: string) {
   const { play, violations, variant } = run;
@@ -13,6 +14,11 @@ export async function expectPlayedThrough(run: StoreLossRun, logLines: string[],
   const errorLines = logLines.filter((l) => l.includes('"level":"error"'));
   // A line a minute for the channel, and one for each other reader of the store: bounded, not a flood.
   expect(errorLines.length, errorLines.slice(0, 5).join('')).toBeLessThanOrEqual(12);
+  // The channel's own: one as the outage begins, then one a minute (the revived store may fail once more).
+  const channelLines = errorLines.filter((l) => l.includes('"msg":"channel playout failed'));
+  expect(channelLines.length, channelLines.join('')).toBeLessThanOrEqual(
+    Math.ceil(OUTAGE_MS / LOG_INTERVAL_MS) + 1,
+  );
   // Back on its own content: the newest segment comes from the VOD again, not the slate.
   await waitFor(
     async () => (await (await fetch(variant)).text()).trim().split('\n').at(-1) ?? '',

@@ -1,16 +1,23 @@
 /**
  * The store-loss scenario for the engine, on any shared store: a Loop channel made through the channel
- * API plays in hls.js while the store is killed for two minutes and then started again on its data.
+ * API plays in hls.js while the store is killed (OUTAGE_MS) and then started again on its data.
  * Returns what the assertions need; the suites (one per store) say what must hold.
  */
 import { expect } from 'vitest';
+import { LOG_INTERVAL_MS } from '../../../engine-container/src/channel/outage/outage';
 import type { RunningSystem } from '../../../local/system';
 import { type BrowserPlayback, playInBrowser } from '../../support/browser';
 import { checkLivePlaylistRules, listMediaPlaylists } from '../../support/hls-client';
 import type { Violation } from '../../support/live-rules';
 import { waitOnAir } from '../../support/on-air';
 
-export const OUTAGE_MS = 120_000;
+/**
+ * Past everything that takes time in an outage: the backoff at its ceiling (BACKOFF_MAX_MS, reached
+ * about 25 s in), the second minute's log line due (LOG_INTERVAL_MS), and the whole playlist window
+ * (60 s) slate the engine kept alone. What a longer outage adds, more of the same minutes, is held on a
+ * fake clock (engine-store-outage.test.ts keeps a channel on the slate for two minutes).
+ */
+export const OUTAGE_MS = LOG_INTERVAL_MS + 15_000;
 const OUTAGE_STARTS_AFTER_MS = 15_000;
 
 /** The store under test: killed with SIGKILL, then started again on the same port and data. */

@@ -9,21 +9,27 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const LONG_RUNNING: readonly string[] = [
-  // The first four start together: one JVM of their own at most (the others' tables are in the run's
-  // DynamoDB Local), and not four players at once.
+  // Longest first, by their seconds in a clean run (the slowest-files report). Their tables are in the
+  // run's DynamoDB Local but for the DynamoDB store-loss suite's (it kills its own).
+  'test/e2e/live-sources.int.test.ts',
   'test/reliability/engine-store-loss-dynamodb.int.test.ts',
-  'test/engine-ha/failover-dynamodb.int.test.ts',
   'test/reliability/engine-store-loss-redis.int.test.ts',
   'test/e2e/schedule-media.int.test.ts',
-  // These two start a DynamoDB Local of their own (their owners may move them to the run's).
   'test/e2e/live-mixing.int.test.ts',
-  'test/engine-ha/failover-redis.int.test.ts',
+  'test/e2e/console-schedule.int.test.ts',
+  'test/engine-ha/failover-dynamodb.int.test.ts',
   'test/engine-media/real-content.int.test.ts',
-  'test/e2e/browser-playback.int.test.ts',
-  'test/local/ownership.int.test.ts',
+  'test/e2e/console-asrun.int.test.ts',
+  'test/engine-ha/failover-redis.int.test.ts',
+  'test/e2e/console-player.int.test.ts',
   'test/e2e/live-renditions.int.test.ts',
-  'test/e2e/console.int.test.ts',
+  'test/asrun/asrun-playback.int.test.ts',
+  'test/e2e/browser-playback.int.test.ts',
+  'test/engine-media/latency.int.test.ts',
   'test/e2e/engine-ha.int.test.ts',
+  'test/e2e/interstitial-playback.int.test.ts',
+  'test/autoabr/e2e.int.test.ts',
+  'test/e2e/channel-playback.int.test.ts',
   'test/engine-host/polling-cost.int.test.ts',
 ];
 
