@@ -11,6 +11,7 @@ import { documentClient } from '../../core/aws';
 import { tableName, tables } from '../../core/resources';
 import { dynamoChannelStore } from '../../functions/channel/stores/channel-store';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 let system: RunningSystem;
@@ -20,6 +21,7 @@ let emails = 0;
 
 beforeAll(async () => {
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     env: { LOG_LEVEL: 'silent' },
     services: ['channel'],

@@ -9,6 +9,7 @@ import { dynamoStatusReader, dynamoStatusWriter } from '../../core/channel-statu
 import { tableName, tables } from '../../core/resources';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 let system: RunningSystem;
 let token: string;
@@ -16,6 +17,7 @@ const jwt = () => ({ 'x-jwt': `Bearer ${token}`, 'content-type': 'application/js
 
 beforeAll(async () => {
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     env: { LOG_LEVEL: 'silent' },
     services: ['schedule', 'engine', 'channel'],

@@ -14,6 +14,7 @@ import { type RunningSystem, startSystem } from '../../local/system';
 import { chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { type LiveSource, startLiveSource } from '../support/live-source';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console/console-browser';
 
@@ -42,6 +43,7 @@ beforeAll(async () => {
   origin = await startStaticServer(fixtures.root);
   live = await startLiveSource();
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
     services: ['channel', 'schedule', 'engine', 'console'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../core/openapi';
 import { MAX_LIVE_EVENTS } from '../../functions/channel/channel-schema';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { documentOf, tables } from './route-tables';
 import { type JsonSchema, schemaErrors } from './schema-check';
 
@@ -33,6 +34,7 @@ async function newToken(email: string) {
 
 beforeAll(async () => {
   system = await startSystem({
+    sharedDynamoDb: sharedDynamoDb(),
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
     env: { LOG_LEVEL: 'silent', TOKEN_LIMIT_PER_EMAIL_PER_DAY: '1' },
     services: ['channel', 'schedule'],
