@@ -3,23 +3,13 @@
  * run-soak.ts; this reads the arguments and exits 1 when anything a viewer or RFC 8216 would object to
  * happened (2 on a usage error).
  */
-import { CHROMIUM_PATH, chromiumAvailable } from '../../test/support/browser';
-import { parseSoakArgs, SoakUsageError } from './args';
+import { parseSoakArgs } from './args';
+import { argsOrUsageExit } from './cli-args';
 import { runSoak } from './run-soak';
 
 async function main(): Promise<number> {
-  let args: ReturnType<typeof parseSoakArgs>;
-  try {
-    args = parseSoakArgs(process.argv.slice(2));
-  } catch (e) {
-    if (!(e instanceof SoakUsageError)) throw e;
-    process.stderr.write(`${e.message}\n`);
-    return 2;
-  }
-  if (!chromiumAvailable()) {
-    process.stderr.write(`no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)\n`);
-    return 2;
-  }
+  const args = argsOrUsageExit(parseSoakArgs);
+  if (args === 2) return 2;
   return (await runSoak(args)) ? 0 : 1;
 }
 

@@ -10,11 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_PATH, chromiumAvailable } from '../../../test/support/browser';
 import { ensureFixtures } from '../../../test/support/fixtures';
 import { waitOnAir } from '../../../test/support/on-air';
 import { startStaticServer } from '../../../test/support/static-server';
-import { SoakUsageError } from '../args';
+import { argsOrUsageExit } from '../cli-args';
 import { runSoak } from '../run-soak';
 import { parseMixedArgs } from './args';
 import { ChannelClient } from './channel-client';
@@ -36,18 +35,8 @@ const cleanups: Array<() => Promise<void>> = [];
 const exitKills = new Set<() => void>();
 
 async function main(): Promise<number> {
-  let args: ReturnType<typeof parseMixedArgs>;
-  try {
-    args = parseMixedArgs(process.argv.slice(2));
-  } catch (e) {
-    if (!(e instanceof SoakUsageError)) throw e;
-    process.stderr.write(`${e.message}\n`);
-    return 2;
-  }
-  if (!chromiumAvailable()) {
-    process.stderr.write(`no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)\n`);
-    return 2;
-  }
+  const args = argsOrUsageExit(parseMixedArgs);
+  if (args === 2) return 2;
   const fixtures = await ensureFixtures();
   const origin = await startStaticServer(fixtures.root);
   cleanups.push(() => origin.close());
