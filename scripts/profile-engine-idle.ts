@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleAll } from './bench/bundle';
+import { containerNodeFlags } from './bench/container-flags';
 import { forkTs } from './bench/ipc';
 import { sampleCpu } from './bench/pin';
 
@@ -21,6 +22,7 @@ const [bundle] = await bundleAll([fileURLToPath(new URL('./bench/engine-process.
 const engine = await forkTs<{ port: number }>(bundle!.file, [], {
   nodeFlags: [
     '--expose-gc',
+    ...containerNodeFlags(),
     '--cpu-prof',
     `--cpu-prof-dir=${opts.dir}`,
     ...(process.env.TRACE_GC ? ['--trace-gc'] : []),
