@@ -4,7 +4,7 @@
  *   [--channels 1000] [--rounds 2] [--seconds 6] [--idle-seconds 3] a.mjs b.mjs[@--flag,--flag]
  *                                        runs each bundle (with its node flags after @) in turn, rounds times.
  * Per run, for one fresh engine process with N channels: the CPU seconds to start them, idle CPU, then
- * wrk as in bench:engine with what V8 allocated and paused for per request (scripts/bench/gc-trace.ts),
+ * wrk as in bench:engine with what V8 allocated and paused for per request (scripts/bench/v8/gc-trace.ts),
  * the engine's CPU per request and RSS after forced GC before and after the load. On a shared machine
  * req/s and latency measure the machine; CPU seconds and allocation per request still compare versions.
  */
@@ -12,8 +12,8 @@ import { mkdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { bundleForNode } from './bench/bundle';
 import { mediaPlaylistPath } from './bench/channel-paths';
-import { containerNodeFlags } from './bench/container-flags';
-import { GcTrace } from './bench/gc-trace';
+import { containerNodeFlags } from './bench/v8/container-flags';
+import { GcTrace } from './bench/v8/gc-trace';
 import { forkTs } from './bench/ipc';
 import { cpuSeconds, machineLoad, pinProcess, sampleCpu } from './bench/pin';
 import type { MemorySnapshot } from './bench/process-meter';

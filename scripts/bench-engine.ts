@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { bundleAll } from './bench/bundle';
 import type { CaptureSummary, CeilingProcessInfo } from './bench/ceiling/ceiling-process';
 import { mediaPlaylistPath } from './bench/channel-paths';
-import { containerNodeFlags } from './bench/container-flags';
+import { containerNodeFlags } from './bench/v8/container-flags';
 import { simulateDrift } from './bench/drift-sim';
 import type { EdgeSample, EngineProcessInfo } from './bench/engine-process';
 import { type Child, forkTs } from './bench/ipc';

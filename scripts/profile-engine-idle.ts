@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleAll } from './bench/bundle';
-import { containerNodeFlags } from './bench/container-flags';
+import { containerNodeFlags } from './bench/v8/container-flags';
 import { forkTs } from './bench/ipc';
 import { sampleCpu } from './bench/pin';
 

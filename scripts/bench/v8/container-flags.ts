@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const DOCKERFILE = fileURLToPath(new URL('../../engine-container/Dockerfile', import.meta.url));
+const DOCKERFILE = fileURLToPath(new URL('../../../engine-container/Dockerfile', import.meta.url));
 
 /** The arguments between `node` and the script in a line `CMD ["node", ..., "dist/engine.mjs"]`. */
 export function nodeFlagsOfCmd(dockerfile: string): string[] {
