@@ -12,11 +12,11 @@ import { mkdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { bundleForNode } from './bench/bundle';
 import { mediaPlaylistPath } from './bench/channel-paths';
-import { containerNodeFlags } from './bench/v8/container-flags';
-import { GcTrace } from './bench/v8/gc-trace';
 import { forkTs } from './bench/ipc';
 import { cpuSeconds, machineLoad, pinProcess, sampleCpu } from './bench/pin';
 import type { MemorySnapshot } from './bench/process-meter';
+import { containerNodeFlags } from './bench/v8/container-flags';
+import { GcTrace } from './bench/v8/gc-trace';
 import { runWrk, writePaths } from './bench/wrk';
 
 const { values: opts, positionals } = parseArgs({

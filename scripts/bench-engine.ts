@@ -29,7 +29,6 @@ import { parseArgs } from 'node:util';
 import { bundleAll } from './bench/bundle';
 import type { CaptureSummary, CeilingProcessInfo } from './bench/ceiling/ceiling-process';
 import { mediaPlaylistPath } from './bench/channel-paths';
-import { containerNodeFlags } from './bench/v8/container-flags';
 import { simulateDrift } from './bench/drift-sim';
 import type { EdgeSample, EngineProcessInfo } from './bench/engine-process';
 import { type Child, forkTs } from './bench/ipc';
@@ -48,6 +47,7 @@ import {
   runSharedStoreBench,
   type StoreKind,
 } from './bench/shared-store/shared-store';
+import { containerNodeFlags } from './bench/v8/container-flags';
 import { runWrk, writePaths, wrkAvailable } from './bench/wrk';
 
 const { values: opts } = parseArgs({

@@ -7,9 +7,9 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleAll } from './bench/bundle';
-import { containerNodeFlags } from './bench/v8/container-flags';
 import { forkTs } from './bench/ipc';
 import { sampleCpu } from './bench/pin';
+import { containerNodeFlags } from './bench/v8/container-flags';
 
 const { values: opts } = parseArgs({
   options: {
