@@ -18,7 +18,9 @@ export interface PreparedPlaylist {
 }
 
 export function preparePlaylist(body: string, maxAgeS: number): PreparedPlaylist {
-  const bytes = Buffer.from(body, 'utf8');
+  // Its own memory, not a slice of node's shared 8 KB pool: a kept slice would keep its whole slab.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body, 'utf8'));
+  bytes.write(body, 'utf8');
   const headers = {
     ...CORS_HEADERS,
     'content-length': String(bytes.length),
