@@ -47,6 +47,7 @@ import {
   runSharedStoreBench,
   type StoreKind,
 } from './bench/shared-store/shared-store';
+import { containerNodeFlags } from './bench/v8/container-flags';
 import { runWrk, writePaths, wrkAvailable } from './bench/wrk';
 
 const { values: opts } = parseArgs({
@@ -77,6 +78,8 @@ const SIM_HOURS = Number(opts['sim-hours']);
 const ENGINE_CORE = opts['engine-core'];
 const LOAD_CORE = opts['load-core'];
 const WARMUP_S = 2;
+/** The container's own flags (its Dockerfile's CMD), then any tried with --engine-node-flags. */
+const ENGINE_NODE_FLAGS = [...containerNodeFlags(), ...opts['engine-node-flags'].split(',').filter(Boolean)];
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ENGINE_SOURCE = here('./bench/engine-process.ts');
@@ -111,11 +114,7 @@ async function measureEngine(
   pathsFile: string,
   ceiling: Child<CeilingProcessInfo>,
 ): Promise<Omit<ChannelsRun, 'ceiling'> & { captured: CaptureSummary }> {
-  const nodeFlags = [
-    '--expose-gc',
-    '--enable-source-maps',
-    ...opts['engine-node-flags'].split(',').filter(Boolean),
-  ];
+  const nodeFlags = ['--expose-gc', ...ENGINE_NODE_FLAGS];
   if (opts.profile) await mkdir(PROFILE_DIR, { recursive: true });
   if (opts.profile) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`);
   const engine = await forkTs<EngineProcessInfo>(bundles.engine, [], {
@@ -255,7 +254,7 @@ async function main(): Promise<void> {
       simHours: SIM_HOURS,
       engineCores: ENGINE_CORE,
       loadCores: LOAD_CORE,
-      engineNodeFlags: opts['engine-node-flags'],
+      engineNodeFlags: ENGINE_NODE_FLAGS.join(' '),
     },
     engineBundleBytes: bundles.engineBytes,
     runs,

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { bundleAll } from './bench/bundle';
 import { forkTs } from './bench/ipc';
 import { sampleCpu } from './bench/pin';
+import { containerNodeFlags } from './bench/v8/container-flags';
 
 const { values: opts } = parseArgs({
   options: {
@@ -21,6 +22,7 @@ const [bundle] = await bundleAll([fileURLToPath(new URL('./bench/engine-process.
 const engine = await forkTs<{ port: number }>(bundle!.file, [], {
   nodeFlags: [
     '--expose-gc',
+    ...containerNodeFlags(),
     '--cpu-prof',
     `--cpu-prof-dir=${opts.dir}`,
     ...(process.env.TRACE_GC ? ['--trace-gc'] : []),

@@ -11,7 +11,13 @@ let session: Session | undefined;
 export async function startHeapSampling(): Promise<void> {
   session = new Session();
   session.connect();
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024 });
+  // BENCH_HEAP_SAMPLING=allocations: every allocation sampled, collected or not (what the load allocates).
+  const all = process.env.BENCH_HEAP_SAMPLING === 'allocations';
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: all ? 4096 : 32 * 1024,
+    includeObjectsCollectedByMajorGC: all,
+    includeObjectsCollectedByMinorGC: all,
+  });
 }
 
 export async function writeHeapSampling(file: string): Promise<void> {

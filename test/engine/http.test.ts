@@ -77,6 +77,20 @@ describe('the engine over HTTP', () => {
     expect(maxAgeS * 2).toBeLessThanOrEqual(targetDurationS);
   });
 
+  it('answers a media playlist from its cache with the headers and length of a fresh one, HEAD without the body', async () => {
+    for (let n = 0; n < 3; n++) {
+      const res = await get('/channels/news/0.m3u8');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get('content-length')).toBe(String(bytes.length));
+      expect(res.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(bytes.toString()).toMatch(/^#EXTM3U\n/);
+    }
+    const head = await get('/channels/news/0.m3u8', { method: 'HEAD' });
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
   it('caches media playlists for cacheTTL when that is below half the target duration', () => {
     expect(mediaMaxAgeS(4, 10)).toBe(4);
     expect(mediaMaxAgeS(4, 6)).toBe(3);

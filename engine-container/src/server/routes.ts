@@ -17,6 +17,7 @@ import type { ChannelRuntime, EngineCore } from '../engine-core';
 import type { ErrorLog } from './error-log';
 import type { EventStreams } from './event-stream';
 import { decodeSegment } from './path-segment';
+import { type PreparedPlaylists, sendPrepared } from './prepared-playlists';
 import { serveReset } from './reset';
 import { CORS_HEADERS, sendError, sendJson, sendPlaylist } from './respond';
 import { serveStatic } from './static-files';
@@ -30,6 +31,8 @@ export interface ServerContext {
   log: Logger;
   /** The 5xx answered, logged once per kind and window. */
   errors: ErrorLog;
+  /** Live media playlists' bytes and headers, built once per render (prepared-playlists.ts). */
+  prepared: PreparedPlaylists;
 }
 
 const channelNotFound = (id: string) => new HttpError(404, 'channel_not_found', `no channel "${id}"`);
@@ -53,7 +56,8 @@ async function channelRoute(
 ) {
   const runtime = channelFor(ctx, id, rest === 'master.m3u8');
   // `?start=` (and `&end=`): start-over and catch-up from the log (timeshift/).
-  const shifted = ctx.core.timeshift.range(url.searchParams);
+  // Without a query there is nothing to parse (most requests: no URLSearchParams for them).
+  const shifted = url.search === '' ? undefined : ctx.core.timeshift.range(url.searchParams);
   if (rest === 'master.m3u8') {
     const filter = url.searchParams.get('filter') ?? undefined;
     const body = shifted
@@ -61,10 +65,15 @@ async function channelRoute(
       : await runtime.playlists.master(filter);
     return sendPlaylist(req, res, body, ctx.config.cacheTTL);
   }
-  const media = async (key: string) =>
-    shifted
-      ? sendPlaylist(req, res, await ctx.core.timeshift.media(runtime, key, shifted), ctx.config.cacheTTL)
-      : sendPlaylist(req, res, await runtime.playlists.mediaPlaylist(key), runtime.playlists.mediaMaxAgeS());
+  const media = async (key: string) => {
+    if (shifted) {
+      const body = await ctx.core.timeshift.media(runtime, key, shifted);
+      return sendPlaylist(req, res, body, ctx.config.cacheTTL);
+    }
+    const { playlists } = runtime;
+    const body = playlists.cachedMediaPlaylist(key) ?? (await playlists.mediaPlaylist(key));
+    sendPrepared(req, res, ctx.prepared.answer(playlists, key, body, playlists.mediaMaxAgeS()));
+  };
   let m = rest.match(/^(\d+)\.m3u8$/);
   if (m) return media(`v${Number(m[1])}`);
   m = rest.match(/^audio\/([^/]+)\/([^/]+)\.m3u8$/);

@@ -39,6 +39,20 @@ function fetchOnce(agent: Agent, port: number, path: string): Promise<CapturedRe
   });
 }
 
+/**
+ * One path, asked again when the server closed the kept-alive socket as the request went out (its
+ * keep-alive timeout racing a busy client: 100,000 paths on a loaded machine).
+ */
+async function fetchRetrying(agent: Agent, port: number, path: string): Promise<CapturedResponse> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetchOnce(agent, port, path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET' || attempt >= 3) throw err;
+    }
+  }
+}
+
 /** Requests every path once from the server on `port` (a few at a time, keep-alive). */
 export async function captureResponses(
   port: number,
@@ -51,7 +65,7 @@ export async function captureResponses(
   const worker = async () => {
     while (next < paths.length) {
       const path = paths[next++]!;
-      out.set(path, await fetchOnce(agent, port, path));
+      out.set(path, await fetchRetrying(agent, port, path));
     }
   };
   try {

@@ -1,0 +1,86 @@
+/**
+ * Two (or more) versions of the engine, measured in turns on one machine (`tsx scripts/bench-engine-ab.ts`):
+ *   --bundle out.mjs                     bundles this tree's engine process (scripts/bench/bundle.ts) to out.mjs;
+ *   [--channels 1000] [--rounds 2] [--seconds 6] [--idle-seconds 3] a.mjs b.mjs[@--flag,--flag]
+ *                                        runs each bundle (with its node flags after @) in turn, rounds times.
+ * Per run, for one fresh engine process with N channels: the CPU seconds to start them, idle CPU, then
+ * wrk as in bench:engine with what V8 allocated and paused for per request (scripts/bench/v8/gc-trace.ts),
+ * the engine's CPU per request and RSS after forced GC before and after the load. On a shared machine
+ * req/s and latency measure the machine; CPU seconds and allocation per request still compare versions.
+ */
+import { mkdir } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { bundleForNode } from './bench/bundle';
+import { mediaPlaylistPath } from './bench/channel-paths';
+import { forkTs } from './bench/ipc';
+import { cpuSeconds, machineLoad, pinProcess, sampleCpu } from './bench/pin';
+import type { MemorySnapshot } from './bench/process-meter';
+import { containerNodeFlags } from './bench/v8/container-flags';
+import { GcTrace } from './bench/v8/gc-trace';
+import { runWrk, writePaths } from './bench/wrk';
+
+const { values: opts, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    bundle: { type: 'string' },
+    channels: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '2' },
+    seconds: { type: 'string', default: '6' },
+    'idle-seconds': { type: 'string', default: '3' },
+  },
+});
+const here = (p: string) => new URL(p, import.meta.url).pathname;
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+
+async function measure(spec: string, channels: number, pathsFile: string): Promise<string> {
+  const [bundle, flags = ''] = spec.split('@');
+  const gc = new GcTrace();
+  const engine = await forkTs<{ port: number }>(bundle!, [], {
+    stdout: gc.stream,
+    nodeFlags: [
+      '--expose-gc',
+      '--trace-gc-nvp',
+      ...containerNodeFlags(),
+      ...flags.split(',').filter(Boolean),
+    ],
+    env: { LOG_LEVEL: 'warn', BENCH_STATIC_DIR: here('../engine-container/static') },
+  });
+  pinProcess(engine.pid, '0');
+  try {
+    const cpu0 = cpuSeconds(engine.pid);
+    const added = await engine.call<{ ms: number }>('addChannels', { count: channels });
+    const startCpuS = cpuSeconds(engine.pid) - cpu0;
+    const idle = await engine.call<MemorySnapshot>('memory');
+    const idleCpu = await sampleCpu(engine.pid, Number(opts['idle-seconds']));
+    const plan = { port: engine.info.port, pathsFile, connections: 50, cores: '1' };
+    await runWrk({ ...plan, seconds: 2 });
+    const [cpuBefore, gcBefore] = [cpuSeconds(engine.pid), { ...gc.totals }];
+    const load = await runWrk({ ...plan, seconds: Number(opts.seconds) });
+    const [cpu, gcLoad] = [cpuSeconds(engine.pid) - cpuBefore, gc.since(gcBefore)];
+    const after = await engine.call<MemorySnapshot>('memory');
+    const perRequest = (x: number) => x / Math.max(1, load.requests);
+    return [
+      `${spec.split('/').pop()} ${channels} ch, load ${machineLoad().split(' ')[0]}:`,
+      `start ${(added.ms / 1000).toFixed(2)} s (CPU ${startCpuS.toFixed(2)} s), idle ${idleCpu.avgPct.toFixed(2)} %;`,
+      `${load.rps.toFixed(0)} req/s, p99 ${load.latency.p99Ms.toFixed(1)} ms, server ${((100 * cpu) / load.seconds).toFixed(0)} %,`,
+      `${(perRequest(cpu) * 1e6).toFixed(1)} us CPU/req, ${(perRequest(gcLoad.allocatedBytes) / 1024).toFixed(2)} KB allocated/req,`,
+      `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${gcLoad.collections});`,
+      `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x)`,
+    ].join(' ');
+  } finally {
+    await engine.call('stop').catch(() => undefined);
+    await engine.kill(5000);
+  }
+}
+
+if (opts.bundle) {
+  console.log(await bundleForNode(here('./bench/engine-process.ts'), opts.bundle));
+} else {
+  if (positionals.length === 0) throw new Error('give the bundles to compare (see --bundle)');
+  const channels = Number(opts.channels);
+  const paths = Array.from({ length: channels }, (_, n) => mediaPlaylistPath(n));
+  await mkdir(here('../.cache'), { recursive: true });
+  const pathsFile = await writePaths(here('../.cache'), `ab-paths-${channels}`, paths);
+  for (let round = 0; round < Number(opts.rounds); round++)
+    for (const spec of positionals) console.log(await measure(spec, channels, pathsFile));
+}
