@@ -5,10 +5,9 @@
  * The two channels are played at once, each in a browser of its own: a player waits on the wall clock
  * far more than it computes, so one file's time is one playback's, not two.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { startWebhook } from '../support/answering-webhook';
 import {
   type BrowserPlayback,
   CHROMIUM_PATH,
@@ -142,32 +141,3 @@ describe.concurrent(`a channel played by hls.js in Chromium${skipReason}`, () =>
     90_000,
   );
 });
-
-interface Webhook {
-  url: string;
-  /** The channelId of each call, oldest first. */
-  calls(): string[];
-  close(): Promise<void>;
-}
-
-/** A caller's webhook: answers the engine's `GET ?channelId=` with answer(n) for the n-th call. */
-async function startWebhook(answer: (n: number) => unknown): Promise<Webhook> {
-  const calls: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const channelId = new URL(req.url ?? '/', 'http://hook').searchParams.get('channelId') ?? '';
-    const body = JSON.stringify(answer(calls.length));
-    calls.push(channelId);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/next`,
-    calls: () => calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}

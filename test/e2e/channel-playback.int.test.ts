@@ -84,7 +84,8 @@ describe('failures', () => {
     const master = await waitOnAir(playback);
     const variant = new URL(master.split('\n').find((l) => l.endsWith('.m3u8'))!, playback).toString();
     const media = await (await fetch(variant)).text();
-    expect(media).toContain('/slate/slate_');
+    // The default slate's rung for the channel's first (lowest) rung.
+    expect(media).toContain('/slate/180p/slate_');
   });
 
   it('stops serving a channel within seconds of its deletion', async () => {

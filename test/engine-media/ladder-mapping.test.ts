@@ -83,6 +83,22 @@ describe('a channel whose items have different ladders', () => {
     expect(first(later, channelLadder, 'v1')).toBe('later-800000.ts');
   });
 
+  it("maps a slate's rungs by picture size, the nearer smaller one on a tie, whatever their bandwidth", () => {
+    // A still picture costs a few tens of kbit/s at any size: bandwidth would put every rung on one.
+    const slate = vodOf('slate', [
+      { bw: 60_000, h: 360 },
+      { bw: 55_000, h: 180 },
+      { bw: 70_000, h: 720 },
+    ]);
+    const bySize = (k: number) => trackFor(slate, ladder, `v${k}`, MAPPING, 'size').segments[0]!.uri;
+    expect([0, 1, 2].map(bySize)).toEqual(['slate-55000.ts', 'slate-60000.ts', 'slate-70000.ts']);
+    const tie = vodOf('tie', [
+      { bw: 70_000, h: 540 },
+      { bw: 60_000, h: 900 },
+    ]);
+    expect(trackFor(tie, ladder, 'v2', MAPPING, 'size').segments[0]!.uri).toBe('tie-70000.ts');
+  });
+
   it('reads a source with I-frame playlists exactly as the same source without them', () => {
     const plain = [
       '#EXTM3U',

@@ -1,6 +1,9 @@
 /**
  * Which track of a given VOD feeds an output rendition. VODs of one channel may have different
- * ladders: video maps by rank when the variant counts match, else to the nearest bandwidth. Audio maps
+ * ladders: video maps by rank when the variant counts match, else to the nearest bandwidth; a slate's
+ * video maps by picture size instead (its still picture's bitrate says nothing of the rung it stands
+ * in for, and a rung that changes its decoder's picture size and profile at once is one Chromium can
+ * refuse a frame of: docs/media.md "The slate on the ladder"). Audio maps
  * by language (else the VOD's default); a missing subtitle language gets dummy WebVTT segments on the
  * video's boundaries, and a single whole-file WebVTT is cut into slices on those boundaries.
  */
@@ -111,11 +114,45 @@ function subtitleTrack(vod: ParsedVod, language: string, opts: MappingOptions): 
   );
 }
 
+/**
+ * Output variant k's source variant by picture size: the VOD's video rung nearest in height (the
+ * smaller on a tie), or by bandwidth (variantIndexFor) when either side has no resolution.
+ */
+export function variantIndexBySize(
+  ladder: OutputLadder,
+  k: number,
+  vod: { variants: ReadonlyArray<Rung & { bandwidth: number; resolution?: { height: number } }> },
+): number {
+  const want = ladder.variants[k]!.height;
+  const sized = vod.variants.flatMap((v, i) => (v.resolution ? [{ i, height: v.resolution.height }] : []));
+  if (want === undefined || sized.length === 0) return variantIndexFor(ladder, k, vod, true);
+  const distance = (h: number) => Math.abs(h - want);
+  return sized.reduce((best, v) =>
+    distance(v.height) < distance(best.height) ||
+    (distance(v.height) === distance(best.height) && v.height < best.height)
+      ? v
+      : best,
+  ).i;
+}
+
+/** How a VOD's video rungs meet the channel's: a programme by bandwidth, a slate by picture size. */
+export type VideoMapping = 'bandwidth' | 'size';
+
 /** The track of `vod` that plays as output rendition `key` of `ladder`. */
-export function trackFor(vod: ParsedVod, ladder: OutputLadder, key: string, opts: MappingOptions): Track {
+export function trackFor(
+  vod: ParsedVod,
+  ladder: OutputLadder,
+  key: string,
+  opts: MappingOptions,
+  video: VideoMapping = 'bandwidth',
+): Track {
   if (key.startsWith('v')) {
     if (vod.variants.length === 1) return referenceTrack(vod);
-    const index = variantIndexFor(ladder, Number(key.slice(1)), vod, opts.alwaysMapBandwidthByNearest);
+    const k = Number(key.slice(1));
+    const index =
+      video === 'size'
+        ? variantIndexBySize(ladder, k, vod)
+        : variantIndexFor(ladder, k, vod, opts.alwaysMapBandwidthByNearest);
     return vod.variants[index]!.track;
   }
   if (key.startsWith('a:')) {
