@@ -36,11 +36,11 @@ export class ChannelClient {
     return text ? JSON.parse(text) : undefined;
   }
 
-  /** `POST /channel`: a Loop channel of `url` with a spliced preroll before each pass, and its slate. */
+  /** `POST /channel`: a Loop channel of `url` with a spliced preroll before each pass (the engine's slate). */
   async createLoop(
     name: string,
     url: string,
-    opts: { preroll: { url: string; durationMs: number }; slate: string },
+    opts: { preroll: { url: string; durationMs: number } },
   ): Promise<CreatedChannel> {
     const made = (await this.call('POST', '/channel', {
       name,
@@ -48,7 +48,6 @@ export class ChannelClient {
       url,
       opts: {
         preroll: { url: opts.preroll.url, duration: String(opts.preroll.durationMs) },
-        slate: opts.slate,
       },
     })) as CreatedChannel;
     return { id: made.id, playback: made.playback };

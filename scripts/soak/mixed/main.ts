@@ -54,16 +54,14 @@ async function main(): Promise<number> {
   const client = await ChannelClient.trial(channelApi, `soak-${suffix}@example.com`);
   const vod = `${origin.url}/${fixtures.cmaf.path}`;
   const preroll = `${origin.url}/${fixtures.preroll.path}`;
-  // The channel's own slate, in its content's shape (320x180, H.264 Constrained Baseline, 2 s): after
-  // this content, the engine's default slate (640x360, High) stops Chromium's decoder (docs/soak.md).
-  const slate = `${origin.url}/${fixtures.slate.path}`;
+  // The engine's default slate (engine-container/static/slate/), mapped onto the channel's rungs by size.
   const channel = await client.createLoop(`mixed-${suffix}`, vod, {
     preroll: { url: preroll, durationMs: PREROLL_MS },
-    slate,
   });
+  const slate = new URL('/slate/', channel.playback).href;
   cleanups.push(() => client.remove(channel.id));
   log(
-    `channel ${channel.id}: Loop of ${vod}, preroll ${preroll}, slate ${slate}; playback ${channel.playback}`,
+    `channel ${channel.id}: Loop of ${vod}, preroll ${preroll}, the engine's slate ${slate}; playback ${channel.playback}`,
   );
   await waitOnAir(channel.playback, 60_000);
 
@@ -76,7 +74,7 @@ async function main(): Promise<number> {
   const known = () => [
     { prefix: `${origin.url}/${fixtures.cmaf.name}/`, kind: 'cmaf-vod' },
     { prefix: `${origin.url}/${fixtures.preroll.name}/`, kind: 'ts-preroll' },
-    { prefix: `${origin.url}/${fixtures.slate.name}/`, kind: 'slate' },
+    { prefix: slate, kind: 'slate' },
     ...cycle.sources(),
   ];
   let soakStartMs = Date.now();
