@@ -4,10 +4,12 @@
  * stable code, which the planner turns into a slate and reports to the asset manager.
  */
 
-import { FetchError, type FetchLike, fetchOkText } from '../../../core/fetch/bounded-fetch';
+import { FetchError, type FetchLike, fetchOkPrefix, fetchOkText } from '../../../core/fetch/bounded-fetch';
 import { TimeoutError, withTimeout } from '../../../core/timeout';
 import { isMasterPlaylist, type MasterMedia, PlaylistError, parseMasterPlaylist } from '../hls/parse-master';
 import { type MediaPlaylist, parseMediaPlaylist } from '../hls/parse-media';
+import { audioLeadMs, tsStartTimes } from '../hls/ts-start-times';
+import { leadProbeSegment, withAudioLead } from './audio-lead';
 import { buildParsedVod, type ParsedVod } from './parsed-vod';
 
 export interface VodLoadOptions {
@@ -46,7 +48,42 @@ function toVodError(err: unknown, uri: string): VodLoadError {
   return new VodLoadError(`${uri}: ${(err as Error)?.message ?? String(err)}`, 'vod_unavailable', uri);
 }
 
+/**
+ * Enough of a TS segment for each stream's first PES header: muxers write the first keyframe whole
+ * before the first audio (125 KB into the 480p fixture's first segment). A lead not found within it is 0.
+ */
+const LEAD_PROBE_BYTES = 1024 * 1024;
+
+/** A 4xx is the origin's lasting answer, the same to every engine: no lead then, as for a VOD not TS. */
+const isLastingRefusal = (err: unknown): boolean =>
+  err instanceof FetchError && err.status !== undefined && err.status >= 400 && err.status < 500;
+
+/**
+ * Reads the TS lead from the first segment (audio-lead.ts). A failure that may pass (a timeout, a
+ * 5xx) fails the load, as a missing playlist does, and is retried as one: an engine that guessed 0
+ * would list the VOD with other durations than its peers.
+ */
+async function withMeasuredLead(vod: ParsedVod, opts: VodLoadOptions): Promise<ParsedVod> {
+  const segment = leadProbeSegment(vod);
+  if (!segment) return vod;
+  try {
+    const bytes = await fetchOkPrefix(segment.uri, {
+      timeoutMs: opts.timeoutMs,
+      maxBytes: LEAD_PROBE_BYTES,
+      fetch: opts.fetch,
+    });
+    return withAudioLead(vod, audioLeadMs(tsStartTimes(bytes)));
+  } catch (err) {
+    if (isLastingRefusal(err)) return vod;
+    throw err;
+  }
+}
+
 async function load(uri: string, opts: VodLoadOptions): Promise<ParsedVod> {
+  return withMeasuredLead(await loadPlaylists(uri, opts), opts);
+}
+
+async function loadPlaylists(uri: string, opts: VodLoadOptions): Promise<ParsedVod> {
   const get = (url: string) =>
     fetchOkText(url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxPlaylistBytes, fetch: opts.fetch });
   const media = async (url: string): Promise<MediaPlaylist> => parseMediaPlaylist(await get(url), url);
