@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { tsAudioEnd } from '../../engine-container/src/hls/ts-audio-end';
 import { audioLeadMs, tsStartTimes } from '../../engine-container/src/hls/ts-start-times';
-import { continuation, join, pesPacket } from './helpers/ts-packets';
+import { adtsPesPacket, continuation, join, pesPacket } from './helpers/ts-packets';
 
 describe('the first timestamps of a TS segment', () => {
   it('reads the first video PTS and DTS and the first audio PTS from their PES headers', () => {
@@ -45,5 +46,21 @@ describe('the audio lead of a TS segment', () => {
     expect(audioLeadMs({ videoPts: 127_920, videoDts: 127_920 })).toBe(0);
     expect(audioLeadMs({ audioPts: 126_000 })).toBe(0);
     expect(audioLeadMs({ videoPts: 180_000, videoDts: 180_000, audioPts: 126_000 })).toBe(0);
+  });
+});
+
+describe('the audio end of a TS segment', () => {
+  it('is its last audio PES’s PTS plus the ADTS frames it carries', () => {
+    const bytes = join(
+      adtsPesPacket(257, 660_000, 3),
+      pesPacket(256, 0xe0, 664_320),
+      adtsPesPacket(257, 665_760, 2),
+    );
+    expect(tsAudioEnd(bytes)).toBe(665_760 + 2 * 1920);
+  });
+
+  it('is unknown without ADTS audio', () => {
+    expect(tsAudioEnd(join(pesPacket(256, 0xe0, 664_320)))).toBeUndefined();
+    expect(tsAudioEnd(join(pesPacket(257, 0xc0, 664_320)))).toBeUndefined();
   });
 });

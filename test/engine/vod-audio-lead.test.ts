@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadVod, VodLoadError } from '../../engine-container/src/vod/load-vod';
 import { FakeOrigin, masterPlaylist, mediaPlaylist } from './helpers/playlists';
-import { primedSegment } from './helpers/ts-packets';
+import { adtsPesPacket, join, pesPacket, primedSegment } from './helpers/ts-packets';
 
 const opts = (origin: FakeOrigin, timeoutMs = 1000) => ({
   fetch: origin.fetch,
@@ -12,6 +12,10 @@ const opts = (origin: FakeOrigin, timeoutMs = 1000) => ({
 });
 
 const segment = (bytes: Uint8Array) => async () => new Response(bytes, { status: 200 });
+
+/** A last segment (of 3 x 2 s after a video start at 127 920) whose audio ends `overhangTicks` after its video. */
+const lastSegment = (overhangTicks: number) =>
+  join(pesPacket(256, 0xe0, 487_920), adtsPesPacket(257, 667_920 + overhangTicks - 2 * 1920, 2));
 
 /** A two-variant TS VOD with an audio rendition; the low variant's first segment at `low/seg0.ts`. */
 function tsVod(): FakeOrigin {
@@ -31,46 +35,52 @@ function tsVod(): FakeOrigin {
 }
 
 describe('a TS VOD whose audio starts before its video (AAC priming)', () => {
-  it('is listed with its first segment longer by the lead in every rendition, as hls.js plays it', async () => {
+  it('is listed with its first segment longer by the lead and its last by the audio’s overhang, in every rendition, as hls.js plays it', async () => {
     const origin = tsVod();
     origin.routes.set('https://o.test/v/low/seg0.ts', segment(primedSegment(1920)));
+    origin.routes.set('https://o.test/v/low/seg2.ts', segment(lastSegment(1440)));
     const vod = await loadVod('https://o.test/v/master.m3u8', opts(origin));
-    expect(vod.audioLeadMs).toBe(21);
+    expect(vod.audioPadding).toEqual({ leadMs: 21, tailMs: 16 });
     for (const track of [...vod.variants, ...vod.audio].map((r) => r.track)) {
-      expect(track.segments.map((s) => s.durationMs)).toEqual([2021, 2000, 2000]);
-      expect(track.totalMs).toBe(6021);
+      expect(track.segments.map((s) => s.durationMs)).toEqual([2021, 2000, 2016]);
+      expect(track.totalMs).toBe(6037);
     }
   });
 
-  it('reads only the first segment of its lowest variant, and only its first bytes', async () => {
+  it('reads only the first and last segments of its lowest variant, the first only to its first MiB', async () => {
     const origin = tsVod();
     const ranges: (string | null)[] = [];
     origin.routes.set('https://o.test/v/low/seg0.ts', async () => new Response(primedSegment(1920)));
     const fetch: typeof origin.fetch = (url, init) => {
-      if (url.endsWith('.ts')) ranges.push(new Headers(init?.headers).get('range'));
+      if (url.endsWith('seg0.ts')) ranges.push(new Headers(init?.headers).get('range'));
       return origin.fetch(url, init);
     };
     await loadVod('https://o.test/v/master.m3u8', { ...opts(origin), fetch });
-    expect(origin.requests.filter((u) => u.endsWith('.ts'))).toEqual(['https://o.test/v/low/seg0.ts']);
+    expect(origin.requests.filter((u) => u.endsWith('.ts')).sort()).toEqual([
+      'https://o.test/v/low/seg0.ts',
+      'https://o.test/v/low/seg2.ts',
+    ]);
     expect(ranges).toEqual(['bytes=0-1048575']);
   });
 
   it('is listed as its playlist says when its audio and video start together', async () => {
     const origin = tsVod();
     origin.routes.set('https://o.test/v/low/seg0.ts', segment(primedSegment(0)));
+    origin.routes.set('https://o.test/v/low/seg2.ts', segment(lastSegment(0)));
     const vod = await loadVod('https://o.test/v/master.m3u8', opts(origin));
-    expect(vod.audioLeadMs).toBeUndefined();
+    expect(vod.audioPadding).toBeUndefined();
     expect(vod.variants[0]!.track.totalMs).toBe(6000);
   });
 
-  it('is listed as its playlist says when the origin refuses its first segment (a 4xx, the same for every engine)', async () => {
+  it('is listed as its playlist says when the origin refuses its segments (a 4xx, the same for every engine)', async () => {
     const vod = await loadVod('https://o.test/v/master.m3u8', opts(tsVod()));
     expect(vod.variants[0]!.track.totalMs).toBe(6000);
   });
 
-  it('fails to load, to be retried, when its first segment does not answer (engines must not differ)', async () => {
+  it('fails to load, to be retried, when its last segment does not answer (engines must not differ)', async () => {
     const origin = tsVod();
-    origin.routes.set('https://o.test/v/low/seg0.ts', 503);
+    origin.routes.set('https://o.test/v/low/seg0.ts', segment(primedSegment(1920)));
+    origin.routes.set('https://o.test/v/low/seg2.ts', 503);
     const err = await loadVod('https://o.test/v/master.m3u8', opts(origin)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(VodLoadError);
     expect((err as VodLoadError).code).toBe('vod_unavailable');

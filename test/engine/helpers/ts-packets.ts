@@ -38,3 +38,21 @@ export const join = (...packets: Uint8Array[]) => new Uint8Array(Buffer.concat(p
 export function primedSegment(leadTicks: number): Uint8Array {
   return join(pesPacket(256, 0xe0, 127_920), continuation(256), pesPacket(257, 0xc0, 127_920 - leadTicks));
 }
+
+/** A packet starting an audio PES at `pts` that carries `frames` ADTS frames (AAC, 48 kHz: 1920 ticks each). */
+export function adtsPesPacket(pid: number, pts: number, frames: number): Uint8Array {
+  const frameLength = 16;
+  const adts = [
+    0xff,
+    0xf1,
+    (1 << 6) | (3 << 2),
+    0x80 | (frameLength >> 11),
+    (frameLength >> 3) & 0xff,
+    (frameLength & 7) << 5,
+    0xfc,
+  ];
+  const frame = [...adts, ...new Array(frameLength - adts.length).fill(0)];
+  const packet = pesPacket(pid, 0xc0, pts);
+  packet.set(Array.from({ length: frames }, () => frame).flat(), 4 + 14);
+  return packet;
+}
