@@ -260,6 +260,7 @@ describe('a channel of TS items whose audio starts before their video (AAC primi
       const shiftsMs = main.map((f) =>
         Math.round((f.start - first!.start - (f.pdtMs! - first!.pdtMs!) / 1000) * 1000),
       );
+      console.log(`fragment start less playlist position, ms: ${shiftsMs.join(', ')}`);
       expect(Math.max(...shiftsMs.map(Math.abs)), JSON.stringify(shiftsMs)).toBeLessThanOrEqual(5);
     },
     120_000,
