@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadVod, VodLoadError } from '../../engine-container/src/vod/load-vod';
-import { FakeOrigin, masterPlaylist, mediaPlaylist } from './helpers/playlists';
-import { adtsPesPacket, join, pesPacket, primedSegment } from './helpers/ts-packets';
+import { FakeOrigin, masterPlaylist, mediaPlaylist } from '../engine/helpers/playlists';
+import { adtsPesPacket, join, pesPacket, primedSegment } from './support/ts-packets';
 
 const opts = (origin: FakeOrigin, timeoutMs = 1000) => ({
   fetch: origin.fetch,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tsAudioEnd } from '../../engine-container/src/hls/ts-audio-end';
 import { audioLeadMs, tsStartTimes } from '../../engine-container/src/hls/ts-start-times';
-import { adtsPesPacket, continuation, join, pesPacket } from './helpers/ts-packets';
+import { adtsPesPacket, continuation, join, pesPacket } from './support/ts-packets';
 
 describe('the first timestamps of a TS segment', () => {
   it('reads the first video PTS and DTS and the first audio PTS from their PES headers', () => {
