@@ -28,3 +28,19 @@ export async function readBoundedText(res: Response, maxBytes: number, url: stri
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/** The body's first `maxBytes` (fewer when it is shorter); the rest is never read. */
+export async function readPrefixBytes(res: Response, maxBytes: number): Promise<Uint8Array> {
+  if (!res.body) return new Uint8Array();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < maxBytes) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  if (size >= maxBytes) await reader.cancel();
+  return new Uint8Array(Buffer.concat(chunks).subarray(0, maxBytes));
+}

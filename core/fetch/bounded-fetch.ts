@@ -6,7 +6,7 @@
  * redirect hop (redirects are followed here, never by fetch itself, so no hop escapes the guard).
  */
 import { TimeoutError, withTimeout } from '../timeout';
-import { BodyTooLargeError, readBoundedText } from './bounded-body';
+import { BodyTooLargeError, readBoundedText, readPrefixBytes } from './bounded-body';
 import { allowAllUrls, BlockedUrlError, type UrlGuard } from './url-guard';
 
 /** The subset of `fetch` used here: tests and hosts may inject their own. */
@@ -76,7 +76,20 @@ async function readBody(res: Response, maxBytes: number, url: string): Promise<s
   }
 }
 
-async function exchange(url: string, options: FetchTextOptions, signal: AbortSignal): Promise<FetchedText> {
+interface Exchanged<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+  url: string;
+}
+
+async function exchange<T>(
+  url: string,
+  options: FetchTextOptions,
+  signal: AbortSignal,
+  read: (res: Response, href: string) => Promise<T>,
+  empty: T,
+): Promise<Exchanged<T>> {
   const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as FetchLike);
   const guard = options.guard ?? allowAllUrls;
   let current = parseUrl(url);
@@ -93,16 +106,26 @@ async function exchange(url: string, options: FetchTextOptions, signal: AbortSig
       current = parseUrl(location, current);
       continue;
     }
-    const text = res.status === 304 ? '' : await readBody(res, options.maxBytes, href);
-    return { status: res.status, headers: res.headers, text, url: href };
+    const body = res.status === 304 ? empty : await read(res, href);
+    return { status: res.status, headers: res.headers, body, url: href };
   }
   throw new FetchError(`${url}: more than ${MAX_REDIRECTS} redirects`, 'too_many_redirects');
 }
 
 /** GET a text resource within the limits; non-2xx/304 statuses are returned, not thrown. */
 export async function fetchText(url: string, options: FetchTextOptions): Promise<FetchedText> {
+  const res = await bounded(url, options, (r, href) => readBody(r, options.maxBytes, href), '');
+  return { status: res.status, headers: res.headers, text: res.body, url: res.url };
+}
+
+async function bounded<T>(
+  url: string,
+  options: FetchTextOptions,
+  read: (res: Response, href: string) => Promise<T>,
+  empty: T,
+): Promise<Exchanged<T>> {
   const controller = new AbortController();
-  const work = exchange(url, options, controller.signal);
+  const work = exchange(url, options, controller.signal, read, empty);
   try {
     return await withTimeout(work, options.timeoutMs, `fetching ${url}`);
   } catch (err) {
@@ -123,4 +146,22 @@ export async function fetchOkText(url: string, options: FetchTextOptions): Promi
   if (res.status < 200 || res.status > 299)
     throw new FetchError(`${url} returned ${res.status}`, 'http_error', res.status);
   return res.text;
+}
+
+/**
+ * GET the first `maxBytes` of a resource that must answer 2xx (asked with a Range header; a server
+ * that ignores it is read no further than that): for a segment's headers, never its whole body.
+ */
+export async function fetchOkPrefix(url: string, options: FetchTextOptions): Promise<Uint8Array> {
+  const headers = { ...options.headers, range: `bytes=0-${options.maxBytes - 1}` };
+  const res = await bounded(
+    url,
+    { ...options, headers },
+    (r) => readPrefixBytes(r, options.maxBytes),
+    new Uint8Array(),
+  );
+  if (res.status === 404) throw new FetchError(`${url} returned 404`, 'not_found', 404);
+  if (res.status < 200 || res.status > 299)
+    throw new FetchError(`${url} returned ${res.status}`, 'http_error', res.status);
+  return res.body;
 }

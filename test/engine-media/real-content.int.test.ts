@@ -31,6 +31,8 @@ let mixed: string;
 let cmaf: string;
 /** Loop over the captioned TS VOD alone. */
 let captioned: string;
+/** Loop over the 6 s TS preroll alone: a TS item (audio 21 ms before video) every 6 s. */
+let tsLoop: string;
 
 async function createChannel(token: string, body: Record<string, unknown>): Promise<string> {
   const res = await fetch(`${system.urls.channel}/channel`, {
@@ -42,6 +44,15 @@ async function createChannel(token: string, body: Record<string, unknown>): Prom
   return ((await res.json()) as { playback: string }).playback;
 }
 
+async function trialToken(email: string): Promise<string> {
+  const res = await fetch(`${system.urls.channel}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ company: 'Acme', email }),
+  });
+  return ((await res.json()) as { token: string }).token;
+}
+
 beforeAll(async () => {
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
@@ -51,14 +62,13 @@ beforeAll(async () => {
     services: ['channel', 'engine'],
     env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500', ENGINE_FORCE_TARGET_DURATION: '2' },
   });
-  const res = await fetch(`${system.urls.channel}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ company: 'Acme', email: 'media@acme.test' }),
-  });
-  const { token } = (await res.json()) as { token: string };
+  // A trial token makes at most 3 channels: the TS loop is another tenant's.
+  const [token, tsToken] = (await Promise.all(['media@acme.test', 'ts@acme.test'].map(trialToken))) as [
+    string,
+    string,
+  ];
   const vod = (f: { path: string }) => `${origin.url}/${f.path}`;
-  [mixed, cmaf, captioned] = await Promise.all([
+  [mixed, cmaf, captioned, tsLoop] = await Promise.all([
     createChannel(token, {
       name: 'media-mixed',
       type: 'Loop',
@@ -67,8 +77,9 @@ beforeAll(async () => {
     }),
     createChannel(token, { name: 'media-cmaf', type: 'Loop', url: vod(fixtures.cmaf) }),
     createChannel(token, { name: 'media-cc', type: 'Loop', url: vod(fixtures.captioned) }),
+    createChannel(tsToken, { name: 'media-ts-loop', type: 'Loop', url: vod(fixtures.preroll) }),
   ]);
-  await Promise.all([mixed, cmaf, captioned].map((url) => waitOnAir(url)));
+  await Promise.all([mixed, cmaf, captioned, tsLoop].map((url) => waitOnAir(url)));
 }, 120_000);
 
 afterAll(async () => {
@@ -242,5 +253,25 @@ describe('a channel alternating TS and CMAF, in hls.js', () => {
       expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(played.playedSeconds - 4);
     },
     150_000,
+  );
+});
+
+describe('a channel of TS items whose audio starts before their video (AAC priming)', () => {
+  it.skipIf(!chromiumAvailable())(
+    'keeps every fragment where the playlist puts it on hls.js’s timeline, across 4 items and more',
+    async () => {
+      const played = await playInBrowser(tsLoop, { seconds: 30 });
+      const main = (played.raw.bufferedFrags ?? []).filter((f) => f.type === 'main' && f.pdtMs !== null);
+      expect(main.length).toBeGreaterThanOrEqual(12); // 4 items of 3 segments
+      // hls.js places a fragment where its media time says; the playlist (PDT) where its EXTINFs say.
+      // A TS item listed shorter than hls.js plays it moves every later fragment by the difference.
+      const [first] = main;
+      const shiftsMs = main.map((f) =>
+        Math.round((f.start - first!.start - (f.pdtMs! - first!.pdtMs!) / 1000) * 1000),
+      );
+      console.log(`fragment start less playlist position, ms: ${shiftsMs.join(', ')}`);
+      expect(Math.max(...shiftsMs.map(Math.abs)), JSON.stringify(shiftsMs)).toBeLessThanOrEqual(5);
+    },
+    120_000,
   );
 });

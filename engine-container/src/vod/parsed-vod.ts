@@ -28,6 +28,8 @@ export interface ParsedVod {
   captions?: MasterMedia[];
   /** Longest video/audio segment (subtitles are re-cut, so they do not count). */
   maxSegmentMs: number;
+  /** ms added to the first and last segments for a TS VOD's audio lead and overhang (audio-lead.ts). */
+  audioPadding?: { leadMs: number; tailMs: number };
   /** Set for the synthetic gap VOD: segments are rendered with EXT-X-GAP. */
   gap?: boolean;
   derived: Map<string, Track>;
