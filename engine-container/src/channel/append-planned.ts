@@ -7,6 +7,7 @@ import type { EngineEvents } from '../events';
 import { renditionKeys } from '../ladder/output-ladder';
 import type { Metrics } from '../metrics';
 import { buildItem, type ChannelHeader } from '../playout/append';
+import { draftOnLadder } from '../playout/audio-timeline';
 import { itemEndMs } from '../playout/item';
 import { itemSummary } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
@@ -44,7 +45,8 @@ export async function appendPlanned(
   const header = known ?? decideHeader(channel, planned, slate, config, upcoming);
   const keys = renditionKeys(header.ladder);
   let at = startMs;
-  for (const { draft } of planned) {
+  for (const p of planned) {
+    const draft = draftOnLadder(p.draft, p.vod, header.ladder);
     markResumePoints(draft, tail.items, at);
     const item = buildItem(tail.items, draft, at, header, keys, resolve);
     if ((await tail.append(item)) === 'conflict') {

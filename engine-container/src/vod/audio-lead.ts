@@ -63,9 +63,31 @@ function pad(track: Track, { leadMs, tailMs }: AudioPadding): Track {
   return buildTrack(segments);
 }
 
+const withoutTail = new WeakMap<ParsedVod, ParsedVod>();
+
+/**
+ * The VOD listed with its audio lead only (playout/audio-timeline.ts: a channel with demuxed audio);
+ * one object per VOD, so what is remembered per VOD object is remembered once.
+ */
+export function withoutAudioTail(vod: ParsedVod): ParsedVod {
+  const padding = vod.audioPadding;
+  if (!padding?.tailMs) return vod;
+  let leadOnly = withoutTail.get(vod);
+  if (!leadOnly) {
+    leadOnly = withPadding(vod, { leadMs: 0, tailMs: -padding.tailMs }, { ...padding, tailMs: 0 });
+    withoutTail.set(vod, leadOnly);
+  }
+  return leadOnly;
+}
+
 export function withAudioPadding(vod: ParsedVod, padding: AudioPadding): ParsedVod {
   if (padding.leadMs <= 0 && padding.tailMs <= 0) return vod;
-  const padded = <T extends { track: Track }>(r: T): T => ({ ...r, track: pad(r.track, padding) });
+  return withPadding(vod, padding, padding);
+}
+
+/** The VOD with `extra` added to its tracks' first and last segments; `padding` is what it then carries. */
+function withPadding(vod: ParsedVod, extra: AudioPadding, padding: AudioPadding): ParsedVod {
+  const padded = <T extends { track: Track }>(r: T): T => ({ ...r, track: pad(r.track, extra) });
   const variants = vod.variants.map(padded);
   const audio = vod.audio.map(padded);
   const subtitles = vod.subtitles.map(padded);
