@@ -189,4 +189,20 @@ describe('the engine over HTTP', () => {
     expect(await rawGet('/../../../etc/passwd')).toBe(404);
     expect(await rawGet('/%2e%2e/%2e%2e/etc/passwd')).toBe(404);
   });
+
+  it('answers one byte range of a static file with 206, as a TS item’s EXT-X-MAP asks of the slate', async () => {
+    const res = await get('/index.html', { headers: { range: 'bytes=4-8' } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toBe('bytes 4-8/14');
+    expect(await res.text()).toBe('onair');
+    const tail = await get('/index.html', { headers: { range: 'bytes=-5' } });
+    expect([tail.status, await tail.text()]).toEqual([206, 'onair</h1>'.slice(-5)]);
+  });
+
+  it('refuses a range past the end of a static file with 416 and answers several ranges whole', async () => {
+    const past = await get('/index.html', { headers: { range: 'bytes=14-' } });
+    expect([past.status, past.headers.get('content-range')]).toEqual([416, 'bytes */14']);
+    const several = await get('/index.html', { headers: { range: 'bytes=0-1,4-8' } });
+    expect([several.status, await several.text()]).toEqual([200, '<h1>onair</h1>']);
+  });
 });

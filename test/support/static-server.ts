@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { byteRange } from '../../core/byte-range';
 
 export type Fault =
   /** Answer with this status (404, 500...) and a short text body. */
@@ -83,15 +84,6 @@ export function garbage(length: number): Buffer {
   return bytes;
 }
 
-/** A single `bytes=a-b` / `bytes=a-` range inside the file; anything else is answered whole. */
-function byteRange(header: string | undefined, size: number): { start: number; end: number } | undefined {
-  const m = header?.match(/^bytes=(\d+)-(\d*)$/);
-  if (!m) return undefined;
-  const start = Number(m[1]);
-  const end = Math.min(m[2] ? Number(m[2]) : size - 1, size - 1);
-  return start <= end ? { start, end } : undefined;
-}
-
 function longestPrefixFault(faults: Map<string, Fault>, requestPath: string): Fault | undefined {
   let best: string | undefined;
   for (const prefix of faults.keys()) {
@@ -139,7 +131,9 @@ export async function startStaticServer(
       sendText(req, res, requestPath, 404, 'not found\n');
       return;
     }
-    const range = byteRange(req.headers.range, info.size);
+    const asked = byteRange(req.headers.range, info.size);
+    // Answered whole, as an origin that ignores what it cannot satisfy.
+    const range = asked === 'unsatisfiable' ? undefined : asked;
     const status = range ? 206 : 200;
     const { start, end } = range ?? { start: 0, end: info.size - 1 };
     record(req, requestPath, status);

@@ -1,8 +1,12 @@
-/** The static directory served on / (option staticDirectory): index.html for directories, no traversal. */
+/**
+ * The static directory served on / (option staticDirectory): index.html for directories, no traversal,
+ * one byte range at most (core/byte-range.ts: the default slate's TS items carry an `EXT-X-MAP` range).
+ */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import { byteRange } from '../../../core/byte-range';
 import { notFound } from '../../../core/errors';
 import { CORS_HEADERS } from './respond';
 
@@ -51,17 +55,29 @@ export async function serveStatic(
     info = await stat(file).catch(() => undefined);
   }
   if (!info?.isFile()) throw notFound(`no file ${urlPath}`);
-  res.writeHead(200, {
+  const range = byteRange(req.headers.range, info.size);
+  const headers = {
     ...CORS_HEADERS,
     'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': String(info.size),
     'cache-control': 'public, max-age=60',
+    'accept-ranges': 'bytes',
+  };
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { ...headers, 'content-range': `bytes */${info.size}`, 'content-length': '0' });
+    res.end();
+    return;
+  }
+  const { start, end } = range ?? { start: 0, end: info.size - 1 };
+  res.writeHead(range ? 206 : 200, {
+    ...headers,
+    'content-length': String(end - start + 1),
+    ...(range ? { 'content-range': `bytes ${start}-${end}/${info.size}` } : {}),
   });
   if (req.method === 'HEAD') {
     res.end();
     return;
   }
-  createReadStream(file)
+  createReadStream(file, { start, end })
     .on('error', () => res.destroy())
     .pipe(res);
 }
