@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byteRange } from '../../core/byte-range';
+import { byteRange } from '../../core/files/byte-range';
 
 describe('the byte range a file server answers', () => {
   it('reads a closed, an open and a suffix range, clamped to the file', () => {

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { byteRange } from '../../core/byte-range';
+import { byteRange } from '../../core/files/byte-range';
 
 export type Fault =
   /** Answer with this status (404, 500...) and a short text body. */

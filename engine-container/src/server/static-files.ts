@@ -6,8 +6,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
-import { byteRange } from '../../../core/byte-range';
 import { notFound } from '../../../core/errors';
+import { byteRange } from '../../../core/files/byte-range';
 import { CORS_HEADERS } from './respond';
 
 const TYPES: Record<string, string> = {
