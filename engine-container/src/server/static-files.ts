@@ -1,6 +1,6 @@
 /**
  * The static directory served on / (option staticDirectory): index.html for directories, no traversal,
- * one byte range at most (core/byte-range.ts: the default slate's TS items carry an `EXT-X-MAP` range).
+ * one byte range at most (core/files/byte-range.ts: the default slate's TS items carry an `EXT-X-MAP` range).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
