@@ -223,21 +223,24 @@ export interface PageServer {
 }
 
 /** A page's files by request path: the file on disk and its content type. */
-export type PageFiles = Record<string, { file: string; type: string }>;
+type PageFiles = Record<string, { file: string; type: string }>;
 
-const PLAYER_PAGE: PageFiles = {
-  '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
-  '/player.js': { file: path.join(PAGE_DIR, 'player.js'), type: 'text/javascript; charset=utf-8' },
-};
+const JS = 'text/javascript; charset=utf-8';
+
+/** The test player's script (browser-page/player.js): records window.__report. */
+const PLAYER_SCRIPT = path.join(PAGE_DIR, 'player.js');
 
 /**
- * Serves a page and hls.js (`/hls.min.js`) on 127.0.0.1 (the engine's CORS headers allow the
- * cross-origin load): the test player's page by default, or another page (the soak's).
+ * Serves the player page on 127.0.0.1 (the engine's CORS headers allow the cross-origin load): hls.js
+ * (`/hls.min.js`), the recorder both players share (`/recorder.js`) and, as `/player.js`, the player's
+ * own script: the test player's by default, or another (the soak's, scripts/soak/page/soak.js).
  */
-export async function startPageServer(page: PageFiles = PLAYER_PAGE): Promise<PageServer> {
+export async function startPageServer(playerScript: string = PLAYER_SCRIPT): Promise<PageServer> {
   const files: PageFiles = {
-    ...page,
-    '/hls.min.js': { file: HLS_JS, type: 'text/javascript; charset=utf-8' },
+    '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
+    '/hls.min.js': { file: HLS_JS, type: JS },
+    '/recorder.js': { file: path.join(PAGE_DIR, 'recorder.js'), type: JS },
+    '/player.js': { file: playerScript, type: JS },
   };
   const server = createServer((req, res) => {
     const requestPath = (req.url ?? '/').split('?')[0] ?? '/';
