@@ -17,6 +17,10 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
 
+/** For a suite's name: why its browser tests are skipped on this machine ('' when they run). */
+export const chromiumSkipReason = (): string =>
+  chromiumAvailable() ? '' : ` (skipped: no Chromium at ${CHROMIUM_PATH})`;
+
 /** What hls.js transmuxes TS into (fMP4): without it nothing plays. */
 const REQUIRED_MSE_TYPE = 'video/mp4; codecs="avc1.64001e,mp4a.40.2"';
 
@@ -216,6 +220,10 @@ export const describeErrors = (errors: readonly HlsErrorEvent[]): string =>
         `${e.status ? ` ${e.status}` : ''}${e.url ? ` ${e.url}` : ''}${e.reason ? ` (${e.reason})` : ''}`,
     )
     .join('\n');
+
+/** hls.js's errors and the page's, for a failure message ('(none)' for either when there were none). */
+export const describePlaybackErrors = (play: BrowserPlayback): string =>
+  `errors:\n${describeErrors(play.errors) || '(none)'}\npage: ${play.pageErrors.join('; ') || '(none)'}`;
 
 export interface PageServer {
   url: string;
