@@ -23,7 +23,7 @@ import {
   totals,
 } from './summary';
 
-const PAGE_DIR = path.join(import.meta.dirname, 'page');
+const SOAK_PLAYER = path.join(import.meta.dirname, 'page', 'soak.js');
 const MINUTE_MS = 60_000;
 const defaultLog = (line: string) => process.stdout.write(`[soak] ${line}\n`);
 
@@ -34,10 +34,8 @@ export async function runSoak(
   /** Called when the player is open and the first minute begins. */
   onStart: () => void = () => undefined,
 ): Promise<boolean> {
-  const pageServer = await startPageServer({
-    '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
-    '/soak.js': { file: path.join(PAGE_DIR, 'soak.js'), type: 'text/javascript; charset=utf-8' },
-  });
+  // The test player's page and recorder, with the soak's own player script (page/soak.js).
+  const pageServer = await startPageServer(SOAK_PLAYER);
   const rules = await watchPlaylistRules(args.url);
   const memory = serverMemory(args.url, args.pid);
   const player = new Player(

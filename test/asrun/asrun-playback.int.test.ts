@@ -7,21 +7,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AsRunView } from '../../core/asrun/asrun-entry';
 import { waitFor } from '../../core/wait-for';
-import { type RunningSystem, startSystem } from '../../local/system';
-import { CHROMIUM_PATH, chromiumAvailable, type FragRecord, playInBrowser } from '../support/browser';
-import { ensureFixtures, type FixturePaths } from '../support/fixtures';
-import { waitOnAir } from '../support/on-air';
-import { sharedDynamoDb } from '../support/run/shared-dynamodb';
-import { type StaticServer, startStaticServer } from '../support/static-server';
+import { chromiumAvailable, chromiumSkipReason, type FragRecord, playInBrowser } from '../support/browser';
+import {
+  channelUser,
+  type FixtureSystem,
+  loopWithPreroll,
+  startFixtureSystem,
+} from '../support/fixture-system';
 
 const noChromium = !chromiumAvailable();
-const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';
+const skipReason = chromiumSkipReason();
 /** The fixtures' segment length: the player's view of a boundary is a segment's start. */
 const SEGMENT_MS = 2000;
 
-let system: RunningSystem;
-let origin: StaticServer;
-let fixtures: FixturePaths;
+/** The system, the fixtures and their origin. */
+let onair: FixtureSystem;
 
 interface Played {
   pdtMs: number;
@@ -43,44 +43,19 @@ function played(frags: readonly FragRecord[]): Played[] {
 describe(`the as-run log of a channel hls.js played${skipReason}`, () => {
   beforeAll(async () => {
     if (noChromium) return;
-    fixtures = await ensureFixtures();
-    origin = await startStaticServer(fixtures.root);
-    system = await startSystem({
-      sharedDynamoDb: sharedDynamoDb(),
-      ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
-      services: ['channel', 'engine'],
-      env: { LOG_LEVEL: 'silent' },
-    });
+    onair = await startFixtureSystem(['channel', 'engine']);
   }, 120_000);
 
   afterAll(async () => {
-    await system?.stop();
-    await origin?.close();
+    await onair?.stop();
   });
 
   it.skipIf(noChromium)(
     'has the boundaries the player crossed, within one segment, and each fragment in an entry of its kind',
     async () => {
-      const tokenRes = await fetch(`${system.urls.channel}/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ company: 'Billing', email: 'asrun@billing.test' }),
-      });
-      const { token } = (await tokenRes.json()) as { token: string };
-      const jwt = { 'x-jwt': `Bearer ${token}` };
-      const created = await fetch(`${system.urls.channel}/channel`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...jwt },
-        body: JSON.stringify({
-          name: 'asrun-browser',
-          type: 'Loop',
-          url: `${origin.url}/${fixtures.vodA.path}`,
-          opts: { preroll: { url: `${origin.url}/${fixtures.preroll.path}`, duration: '6000' } },
-        }),
-      });
-      expect(created.status).toBe(201);
-      const { id, playback } = (await created.json()) as { id: string; playback: string };
-      await waitOnAir(playback);
+      const user = await channelUser(onair.system, 'asrun@billing.test', 'Billing');
+      const jwt = { 'x-jwt': `Bearer ${user.token}` };
+      const { id, playback } = await user.channelOnAir(loopWithPreroll(onair, 'asrun-browser'));
 
       // vod-a is 20 s and the preroll 6 s: any 45 s hold at least two boundaries.
       const play = await playInBrowser(playback, { seconds: 45 });
@@ -93,7 +68,7 @@ describe(`the as-run log of a channel hls.js played${skipReason}`, () => {
       const asRun = await waitFor(
         async () =>
           (await (
-            await fetch(`${system.urls.channel}/channel/${id}/asrun`, { headers: jwt })
+            await fetch(`${onair.system.urls.channel}/channel/${id}/asrun`, { headers: jwt })
           ).json()) as AsRunView[],
         (list) => list.some((e) => e.endMs > lastPdt),
         { timeoutMs: 60_000, what: 'the as-run log past the last fragment played', intervalMs: 1000 },

@@ -6,49 +6,37 @@
  * far more than it computes, so one file's time is one playback's, not two.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSystem, startSystem } from '../../local/system';
 import { startWebhook } from '../support/answering-webhook';
 import {
   type BrowserPlayback,
-  CHROMIUM_PATH,
   chromiumAvailable,
+  chromiumSkipReason,
   describeErrors,
+  describePlaybackErrors,
   isSegmentLoadError,
   playInBrowser,
 } from '../support/browser';
-import { ensureFixtures, type FixturePaths } from '../support/fixtures';
-import { waitOnAir } from '../support/on-air';
-import { sharedDynamoDb } from '../support/run/shared-dynamodb';
-import { type StaticServer, startStaticServer } from '../support/static-server';
+import {
+  type ChannelUser,
+  channelUser,
+  type FixtureSystem,
+  loopWithPreroll,
+  startFixtureSystem,
+} from '../support/fixture-system';
 
 const noChromium = !chromiumAvailable();
-const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';
+const skipReason = chromiumSkipReason();
 if (noChromium) console.warn(`browser playback tests${skipReason}`);
 
-let system: RunningSystem;
-let origin: StaticServer;
-let fixtures: FixturePaths;
-let token: string;
-
-function post(path: string, body: unknown, jwt?: string) {
-  return fetch(`${system.urls.channel}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(jwt ? { 'x-jwt': `Bearer ${jwt}` } : {}) },
-    body: JSON.stringify(body),
-  });
-}
-
-async function createChannel(body: Record<string, unknown>): Promise<string> {
-  const res = await post('/channel', body, token);
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { playback: string }).playback;
-}
+/** The system, the fixtures and their origin. */
+let onair: FixtureSystem;
+/** The viewer who makes the channels. */
+let user: ChannelUser;
 
 /** The assertions of a good viewing, with the whole record printed when one fails. */
 function expectSmoothPlayback(play: BrowserPlayback) {
   const context = () =>
-    `errors:\n${describeErrors(play.errors) || '(none)'}\npage: ${play.pageErrors.join('; ') || '(none)'}\n` +
-    `media events: ${JSON.stringify(play.raw.mediaEvents)}`;
+    `${describePlaybackErrors(play)}\nmedia events: ${JSON.stringify(play.raw.mediaEvents)}`;
   console.info(
     `played ${play.playedSeconds.toFixed(1)} s in ${play.wallSeconds.toFixed(1)} s; stalls ${play.stalls}, ` +
       `seeks ${play.seeks}, discontinuities ${play.discontinuitiesCrossed}, level switches ${play.levelSwitches}`,
@@ -68,34 +56,18 @@ function expectSmoothPlayback(play: BrowserPlayback) {
 describe.concurrent(`a channel played by hls.js in Chromium${skipReason}`, () => {
   beforeAll(async () => {
     if (noChromium) return;
-    fixtures = await ensureFixtures();
-    origin = await startStaticServer(fixtures.root);
-    system = await startSystem({
-      sharedDynamoDb: sharedDynamoDb(),
-      ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
-      services: ['channel', 'engine'],
-      env: { LOG_LEVEL: 'silent' },
-    });
-    const res = await post('/token', { company: 'Viewers', email: 'browser@viewers.test' });
-    expect(res.status).toBe(201);
-    token = ((await res.json()) as { token: string }).token;
+    onair = await startFixtureSystem(['channel', 'engine']);
+    user = await channelUser(onair.system, 'browser@viewers.test', 'Viewers');
   });
 
   afterAll(async () => {
-    await system?.stop();
-    await origin?.close();
+    await onair?.stop();
   });
 
   it.skipIf(noChromium)(
     'plays a Loop channel with a preroll across VOD and preroll boundaries without errors or stalls',
     async () => {
-      const playback = await createChannel({
-        name: 'browser-loop',
-        type: 'Loop',
-        url: `${origin.url}/${fixtures.vodA.path}`,
-        opts: { preroll: { url: `${origin.url}/${fixtures.preroll.path}`, duration: '6000' } },
-      });
-      await waitOnAir(playback);
+      const { playback } = await user.channelOnAir(loopWithPreroll(onair, 'browser-loop'));
 
       // vod-a is 20 s and the preroll 6 s: 45 s holds at least three boundaries.
       const play = await playInBrowser(playback, { seconds: 45 });
@@ -116,15 +88,18 @@ describe.concurrent(`a channel played by hls.js in Chromium${skipReason}`, () =>
     async () => {
       // vod-b first: the channel's target duration comes from its first VOD, and vod-b's 4 s
       // segments are the longer ones (the engine refuses a later VOD with longer segments).
-      const vods = [fixtures.vodB, fixtures.vodA].map((f) => ({
+      const vods = [onair.fixtures.vodB, onair.fixtures.vodA].map((f) => ({
         id: f.name,
         title: f.name,
-        hlsUrl: `${origin.url}/${f.path}`,
+        hlsUrl: `${onair.origin.url}/${f.path}`,
       }));
       const hook = await startWebhook((n) => vods[n % vods.length]!);
       try {
-        const playback = await createChannel({ name: 'browser-hook', type: 'WebHook', url: hook.url });
-        await waitOnAir(playback);
+        const { playback } = await user.channelOnAir({
+          name: 'browser-hook',
+          type: 'WebHook',
+          url: hook.url,
+        });
 
         // vod-b is 24 s and vod-a 20 s: 40 s holds at least one change of ladder.
         const play = await playInBrowser(playback, { seconds: 40 });

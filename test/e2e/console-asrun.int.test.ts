@@ -14,12 +14,14 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
-import { type RunningSystem, startSystem } from '../../local/system';
 import { chromiumAvailable } from '../support/browser';
-import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import {
+  channelUser,
+  type FixtureSystem,
+  loopWithPreroll,
+  startFixtureSystem,
+} from '../support/fixture-system';
 import { waitOnAir } from '../support/on-air';
-import { sharedDynamoDb } from '../support/run/shared-dynamodb';
-import { type StaticServer, startStaticServer } from '../support/static-server';
 import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console/console-browser';
 
 const CHANNEL = 'asrun-news';
@@ -48,9 +50,8 @@ interface Entry {
   title: string;
 }
 
-let system: RunningSystem;
-let origin: StaticServer;
-let fixtures: FixturePaths;
+/** The system, the fixtures and their origin. */
+let onair: FixtureSystem;
 let browser: Browser;
 let page: Page;
 let shot: ConsoleBrowser['shot'];
@@ -61,7 +62,11 @@ const consoleErrors: ConsoleError[] = [];
 
 const noChromium = !chromiumAvailable();
 
-const api = (path: string, init: { method?: string; body?: unknown } = {}, base = system.urls.channel) =>
+const api = (
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+  base = onair.system.urls.channel,
+) =>
   fetch(`${base}${path}`, {
     method: init.method ?? 'GET',
     headers: { 'content-type': 'application/json', 'x-jwt': `Bearer ${token}` },
@@ -72,7 +77,7 @@ const api = (path: string, init: { method?: string; body?: unknown } = {}, base 
 async function asRun(schedule = false): Promise<Entry[]> {
   const q = new URLSearchParams({ start: new Date(Date.now() - 7_200_000).toISOString(), limit: '1000' });
   const res = schedule
-    ? await api(`/channels/${STUDIO}/asrun?${q}`, {}, system.urls.schedule)
+    ? await api(`/channels/${STUDIO}/asrun?${q}`, {}, onair.system.urls.schedule)
     : await api(`/channel/${encodeURIComponent(channelId)}/asrun?${q}`);
   expect(res.status).toBe(200);
   return (await res.json()) as Entry[];
@@ -80,31 +85,10 @@ async function asRun(schedule = false): Promise<Entry[]> {
 
 beforeAll(async () => {
   if (noChromium) return;
-  fixtures = await ensureFixtures();
-  origin = await startStaticServer(fixtures.root);
-  system = await startSystem({
-    sharedDynamoDb: sharedDynamoDb(),
-    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
-    services: ['channel', 'schedule', 'engine', 'console'],
-    env: { LOG_LEVEL: 'silent' },
-  });
-  const res = await fetch(`${system.urls.channel}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ company: 'Archivists', email: 'asrun@archivists.test' }),
-  });
-  token = ((await res.json()) as { token: string }).token;
-  const created = await api('/channel', {
-    method: 'POST',
-    body: {
-      name: CHANNEL,
-      type: 'Loop',
-      url: `${origin.url}/${fixtures.vodA.path}`,
-      opts: { preroll: { url: `${origin.url}/${fixtures.preroll.path}`, duration: '6000' } },
-    },
-  });
-  expect(created.status).toBe(201);
-  const channel = (await created.json()) as { id: string; playback: string };
+  onair = await startFixtureSystem(['channel', 'schedule', 'engine', 'console']);
+  const user = await channelUser(onair.system, 'asrun@archivists.test', 'Archivists');
+  token = user.token;
+  const channel = await user.createChannel(loopWithPreroll(onair, CHANNEL));
   channelId = channel.id;
   await makeStudio();
   await waitOnAir(channel.playback, 60_000);
@@ -126,7 +110,7 @@ beforeAll(async () => {
     page: { acceptDownloads: true },
     errors: consoleErrors,
   }));
-  await page.goto(`${system.urls.console}#/channel/c/${encodeURIComponent(channelId)}`);
+  await page.goto(`${onair.system.urls.console}#/channel/c/${encodeURIComponent(channelId)}`);
 }, 300_000);
 
 /** The schedule channel, with vod-a scheduled a few seconds from now (it airs its 20 s, then slate). */
@@ -134,7 +118,7 @@ async function makeStudio() {
   const made = await api(
     '/channels',
     { method: 'POST', body: { id: STUDIO, title: 'Studio' } },
-    system.urls.schedule,
+    onair.system.urls.schedule,
   );
   expect(made.status).toBe(201);
   const entry = await api(
@@ -144,11 +128,11 @@ async function makeStudio() {
       body: {
         title: 'Studio VOD',
         type: 'VOD',
-        url: `${origin.url}/${fixtures.vodA.path}`,
+        url: `${onair.origin.url}/${onair.fixtures.vodA.path}`,
         start: new Date(Date.now() + 5_000).toISOString(),
       },
     },
-    system.urls.schedule,
+    onair.system.urls.schedule,
   );
   expect(entry.status).toBe(201);
 }
@@ -156,8 +140,7 @@ async function makeStudio() {
 afterAll(async () => {
   if (browserOpenedAt) console.info(`console as-run: browser time ${Date.now() - browserOpenedAt} ms`);
   await browser?.close();
-  await system?.stop();
-  await origin?.close();
+  await onair?.stop();
 });
 
 interface Row extends Entry {
@@ -267,14 +250,14 @@ describe.skipIf(noChromium)("the console's channel page: as-run, start-over, sou
 
   it("changes the source from the page: a 404 URL is saved with the API's warning, a malformed one refused", async () => {
     const source = page.locator('#edit-url');
-    await source.fill(`${origin.url}/no-such/master.m3u8`);
+    await source.fill(`${onair.origin.url}/no-such/master.m3u8`);
     await page.getByRole('button', { name: 'Save changes' }).click();
     const warning = page.locator('#edit-warnings li[data-field="url"]');
     await warning.waitFor({ timeout: 15_000 });
     expect(await warning.getAttribute('data-code')).toBe('not_found');
     expect(await source.getAttribute('data-warned')).toBe('true');
     const stored = (await (await api(`/channel/${encodeURIComponent(channelId)}`)).json()) as { url: string };
-    expect(stored.url).toBe(`${origin.url}/no-such/master.m3u8`);
+    expect(stored.url).toBe(`${onair.origin.url}/no-such/master.m3u8`);
     await shot('source-warning');
 
     await source.fill('not a url');
@@ -285,7 +268,7 @@ describe.skipIf(noChromium)("the console's channel page: as-run, start-over, sou
   });
 
   it("lists a schedule channel's as-run log from the schedule API", async () => {
-    await page.goto(`${system.urls.console}#/channel/s/${STUDIO}`);
+    await page.goto(`${onair.system.urls.console}#/channel/s/${STUDIO}`);
     const aired = await asRun(true);
     const rows = await waitFor(
       shownRows,
@@ -305,10 +288,12 @@ describe.skipIf(noChromium)("the console's channel page: as-run, start-over, sou
   });
 
   it('creates a channel with an interstitial preroll from the form and shows the warning for its 404 source', async () => {
-    await page.goto(`${system.urls.console}#/`);
+    await page.goto(`${onair.system.urls.console}#/`);
     await page.getByLabel('Name').fill('asrun-broken');
-    await page.getByLabel('VOD URL (HLS)').fill(`${origin.url}/no-such/master.m3u8`);
-    await page.getByLabel('Preroll URL (optional, Loop only)').fill(`${origin.url}/${fixtures.preroll.path}`);
+    await page.getByLabel('VOD URL (HLS)').fill(`${onair.origin.url}/no-such/master.m3u8`);
+    await page
+      .getByLabel('Preroll URL (optional, Loop only)')
+      .fill(`${onair.origin.url}/${onair.fixtures.preroll.path}`);
     await page.getByLabel('Preroll duration (ms)').fill('6000');
     await page.getByLabel('Preroll delivery').selectOption('interstitial');
     await page.getByRole('button', { name: 'Create channel' }).click();

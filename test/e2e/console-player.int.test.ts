@@ -10,12 +10,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
-import { type RunningSystem, startSystem } from '../../local/system';
 import { chromiumAvailable } from '../support/browser';
-import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import {
+  type ChannelUser,
+  channelUser,
+  type FixtureSystem,
+  startFixtureSystem,
+} from '../support/fixture-system';
 import { waitOnAir } from '../support/on-air';
-import { sharedDynamoDb } from '../support/run/shared-dynamodb';
-import { type StaticServer, startStaticServer } from '../support/static-server';
 import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console/console-browser';
 import {
   lastFragmentsKbps,
@@ -32,37 +34,24 @@ const SECONDS_TOLERANCE = 0.15;
 /** hls.js's ERROR events that report a stall or its own jump over one: stalls, not errors. */
 const STALL_REPORTS = new Set(['bufferStalledError', 'bufferNudgeOnStall', 'bufferSeekOverHole']);
 
-let system: RunningSystem;
-let origin: StaticServer;
-let fixtures: FixturePaths;
+/** The system, the fixtures and their origin. */
+let onair: FixtureSystem;
 let browser: Browser;
 let page: Page;
 let shot: ConsoleBrowser['shot'];
-let token: string;
+let user: ChannelUser;
 const consoleErrors: ConsoleError[] = [];
 
 const noChromium = !chromiumAvailable();
 
 beforeAll(async () => {
   if (noChromium) return;
-  fixtures = await ensureFixtures();
-  origin = await startStaticServer(fixtures.root);
-  system = await startSystem({
-    sharedDynamoDb: sharedDynamoDb(),
-    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
-    services: ['channel', 'schedule', 'engine', 'console'],
-    // The engine's own pace of picking channels up (2 s), as a new user meets it.
-    env: { LOG_LEVEL: 'silent' },
-  });
-  const res = await fetch(`${system.urls.channel}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ company: 'Viewers', email: 'player@viewers.test' }),
-  });
-  token = ((await res.json()) as { token: string }).token;
+  // The engine's own pace of picking channels up (2 s), as a new user meets it.
+  onair = await startFixtureSystem(['channel', 'schedule', 'engine', 'console']);
+  user = await channelUser(onair.system, 'player@viewers.test', 'Viewers');
   ({ browser, page, shot } = await openConsoleBrowser({
     name: 'console-player',
-    token,
+    token: user.token,
     initScripts: [RECORDER_SCRIPT],
     errors: consoleErrors,
   }));
@@ -70,8 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await system?.stop();
-  await origin?.close();
+  await onair?.stop();
 });
 
 /** The browser's own log line for an answer the engine gives a channel it is still picking up. */
@@ -79,19 +67,9 @@ const startingAnswer = (e: { text: string; url: string }, name: string) =>
   /status of (404|503)/.test(e.text) &&
   (e.url.includes(`/channels/${name}/`) || e.url.endsWith(`/eventstream/${name}`));
 
-async function createChannel(name: string, url: string): Promise<string> {
-  const res = await fetch(`${system.urls.channel}/channel`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-jwt': `Bearer ${token}` },
-    body: JSON.stringify({ name, type: 'Loop', url }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
-
 /** Opens a channel's page afresh (a new player, a new record). */
 async function openChannelPage(id: string) {
-  await page.goto(`${system.urls.console}#/channel/c/${encodeURIComponent(id)}`);
+  await page.goto(`${onair.system.urls.console}#/channel/c/${encodeURIComponent(id)}`);
   await page.reload();
 }
 
@@ -126,9 +104,9 @@ describe.skipIf(noChromium)("the console's player page", () => {
   // The 5 s target is a figure this test prints, not an assertion: on a loaded CI machine the engine's
   // pickup alone can take longer, and what is proven here is that the page gets there by itself.
   it('shows a channel opened the moment it is made as starting, then its timeline, with no error', async () => {
-    await page.goto(system.urls.console!);
+    await page.goto(onair.system.urls.console!);
     await page.getByLabel('Name').fill('fresh-news');
-    await page.getByLabel('VOD URL (HLS)').fill(`${origin.url}/${fixtures.vodA.path}`);
+    await page.getByLabel('VOD URL (HLS)').fill(`${onair.origin.url}/${onair.fixtures.vodA.path}`);
     await page.getByRole('button', { name: 'Create channel' }).click();
     await page.getByRole('link', { name: 'fresh-news' }).click();
     const openedAt = Date.now();
@@ -162,8 +140,12 @@ describe.skipIf(noChromium)("the console's player page", () => {
   }, 90_000);
 
   it("plays a channel for 60 s with stats that agree with hls.js's own figures and a timeline at the frame on screen", async () => {
-    const id = await createChannel('bilingual', `${origin.url}/${fixtures.demuxed.path}`);
-    await waitOnAir(`${system.urls.engine}/channels/bilingual/master.m3u8`, 30_000);
+    const { id } = await user.createChannel({
+      name: 'bilingual',
+      type: 'Loop',
+      url: `${onair.origin.url}/${onair.fixtures.demuxed.path}`,
+    });
+    await waitOnAir(`${onair.system.urls.engine}/channels/bilingual/master.m3u8`, 30_000);
     await openChannelPage(id);
     await untilPlaying();
     const first = await sample();

@@ -10,30 +10,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AsRunView } from '../../core/asrun/asrun-entry';
 import { waitFor } from '../../core/wait-for';
-import { type RunningSystem, startSystem } from '../../local/system';
 import {
   type BrowserPlayback,
-  CHROMIUM_PATH,
   chromiumAvailable,
-  describeErrors,
+  chromiumSkipReason,
   playInBrowser,
 } from '../support/browser';
-import { ensureFixtures, type FixturePaths } from '../support/fixtures';
+import { type FixtureSystem, startFixtureSystem } from '../support/fixture-system';
 import { parseMasterPlaylist } from '../support/hls-playlist';
 import { waitOnAir } from '../support/on-air';
-import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { describeStalls } from '../support/stall-kinds';
-import { type StaticServer, startStaticServer } from '../support/static-server';
+import * as adBreak from './support/interstitial-break';
 
 const noChromium = !chromiumAvailable();
-const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';
+const skipReason = chromiumSkipReason();
 
-let system: RunningSystem;
-let origin: StaticServer;
-let fixtures: FixturePaths;
+/** The system, the fixtures and their origin. */
+let onair: FixtureSystem;
 
 const api = async (path: string, body?: unknown) => {
-  const res = await fetch(`${system.urls.schedule}${path}`, {
+  const res = await fetch(`${onair.system.urls.schedule}${path}`, {
     method: body ? 'POST' : 'GET',
     headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -51,12 +47,14 @@ const CUT_MS = BREAK_AT_MS + 21;
 const AD_MS = 6037;
 /** Entries of vod-a back to back from `fromMs` for four minutes, each with its ad break 10 s in. */
 async function scheduleEntries(id: string, fromMs: number, entryMs: number): Promise<void> {
-  const adBreaks = [{ offset: BREAK_AT_MS, duration: 6000, url: `${origin.url}/${fixtures.preroll.path}` }];
+  const adBreaks = [
+    { offset: BREAK_AT_MS, duration: 6000, url: `${onair.origin.url}/${onair.fixtures.preroll.path}` },
+  ];
   for (let at = Math.ceil(fromMs / 1000) * 1000; at < fromMs + 240_000; at += entryMs) {
     const entry = {
       title: 'Show',
       type: 'VOD',
-      url: `${origin.url}/${fixtures.vodA.path}`,
+      url: `${onair.origin.url}/${onair.fixtures.vodA.path}`,
       start: new Date(at).toISOString(),
       end: new Date(at + entryMs).toISOString(),
       adBreaks,
@@ -92,17 +90,10 @@ const asRunWithBreak = (id: string, delivery: string) =>
   );
 
 const context = (play: BrowserPlayback) =>
-  `interstitial events: ${JSON.stringify(play.raw.interstitials)}\nerrors:\n${describeErrors(play.errors) || '(none)'}\n` +
-  `page: ${play.pageErrors.join('; ') || '(none)'}\nfrags: ${JSON.stringify(play.raw.frags.map((f) => f.url.replace(origin.url, '')))}`;
-
-/** Ends the viewing once the channel has played 4 s of its own content after the break. */
-const RESUMED_AND_PLAYING = `(() => {
-  const r = window.__report;
-  const resumed = r.interstitials.find((e) => e.type === 'primaryResumed');
-  const back = resumed && r.mediaEvents.find((e) => e.type === 'playing' && e.atMs >= resumed.atMs);
-  const last = r.samples[r.samples.length - 1];
-  return !!back && !!last && last.atMs > back.atMs && last.currentTime >= back.currentTime + 4;
-})()`;
+  adBreak.context(
+    play,
+    `frags: ${JSON.stringify(play.raw.frags.map((f) => f.url.replace(onair.origin.url, '')))}`,
+  );
 
 /**
  * Ends the viewing once 4 s of content played after an ad that content led into (a player that joins
@@ -121,15 +112,11 @@ let splicedMaster: string;
 
 describe(`ad breaks of schedule entries, played by hls.js in Chromium${skipReason}`, () => {
   beforeAll(async () => {
-    fixtures = await ensureFixtures();
-    origin = await startStaticServer(fixtures.root);
-    system = await startSystem({
-      sharedDynamoDb: sharedDynamoDb(),
-      ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
-      services: ['schedule', 'engine'],
-      // Each entry's VOD and ad are fetched once as HLS when it is made: on a loaded machine the
-      // origin may take longer than the 5 s default to answer.
-      env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500', SCHEDULE_FETCH_TIMEOUT_MS: '20000' },
+    // Each entry's VOD and ad are fetched once as HLS when it is made: on a loaded machine the
+    // origin may take longer than the 5 s default to answer.
+    onair = await startFixtureSystem(['schedule', 'engine'], {
+      ENGINE_CHANNEL_REFRESH_MS: '500',
+      SCHEDULE_FETCH_TIMEOUT_MS: '20000',
     });
     // Both channels fill their window while the first is checked and played.
     interstitialMaster = await adChannel('breaks-interstitial', 'interstitial', 20_000);
@@ -138,8 +125,7 @@ describe(`ad breaks of schedule entries, played by hls.js in Chromium${skipReaso
   }, 120_000);
 
   afterAll(async () => {
-    await system?.stop();
-    await origin?.close();
+    await onair?.stop();
   });
 
   it('marks the break 10 s into the entry with an interstitial, in the content that is not cut', async () => {
@@ -152,7 +138,7 @@ describe(`ad breaks of schedule entries, played by hls.js in Chromium${skipReaso
     const lines = text.split('\n');
     const at = lines.findIndex((l) => l.includes('CLASS="com.apple.hls.interstitial"'));
     const tag = lines[at]!;
-    expect(tag).toContain(`X-ASSET-URI="${origin.url}/${fixtures.preroll.path}"`);
+    expect(tag).toContain(`X-ASSET-URI="${onair.origin.url}/${onair.fixtures.preroll.path}"`);
     expect(tag).toContain('X-RESUME-OFFSET=0');
     // 10 s after the entry's own EXT-X-DATERANGE (its schedule metadata) starts.
     const entryTag = lines.slice(0, at).findLast((l) => l.includes('X-SCHEDULE-ENTRY-ID'));
@@ -171,26 +157,18 @@ describe(`ad breaks of schedule entries, played by hls.js in Chromium${skipReaso
   it.skipIf(noChromium)(
     'hls.js starts the interstitial, plays the ad from its own playlist and returns to the content',
     async () => {
-      const play = await playInBrowser(interstitialMaster, { seconds: 60, until: RESUMED_AND_PLAYING });
-      const steps = play.raw.interstitials.filter((e) => e.type !== 'updated');
+      const play = await playInBrowser(interstitialMaster, {
+        seconds: 60,
+        until: adBreak.RESUMED_AND_PLAYING,
+      });
+      const { steps, started, sequence } = adBreak.played(play);
       console.info(
-        `schedule interstitial (${play.wallSeconds.toFixed(1)} s played, ${play.stalls} halts): ` +
-          steps.map((e) => `${(e.atMs / 1000).toFixed(1)}s ${e.type} ${e.id}`).join(', '),
+        `schedule interstitial (${play.wallSeconds.toFixed(1)} s played, ${play.stalls} halts): ${adBreak.describeSteps(steps)}`,
       );
-      const started = steps.find((e) => e.type === 'started');
       expect(started, context(play)).toBeDefined();
-      const sequence = steps
-        .filter((e) => e.id === started!.id || e.type === 'primaryResumed')
-        .map((e) => e.type);
-      expect(sequence.slice(0, 5), context(play)).toEqual([
-        'started',
-        'assetStarted',
-        'assetEnded',
-        'ended',
-        'primaryResumed',
-      ]);
+      expect(sequence.slice(0, 5), context(play)).toEqual(adBreak.WHOLE);
       expect(steps.find((e) => e.type === 'assetStarted')!.assetUri).toBe(
-        `${origin.url}/${fixtures.preroll.path}`,
+        `${onair.origin.url}/${onair.fixtures.preroll.path}`,
       );
       expect(play.fatalErrors, context(play)).toEqual([]);
       // The ad never was in the channel's stream; its content played on after the break.

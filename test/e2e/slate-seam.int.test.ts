@@ -2,67 +2,52 @@
  * The engine's default slate between a packager's CMAF programme and itself, watched in hls.js in
  * Chromium: the slate is mapped onto the channel's ladder by picture size, and Chromium decodes every
  * frame of it, so the player crosses both seams (programme → slate → programme) on each rung with no
- * fatal error. Runs where /usr/bin/chromium exists (CI installs it).
+ * error of any kind the stream caused. Runs where /usr/bin/chromium exists (CI installs it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSystem, startSystem } from '../../local/system';
 import { startWebhook } from '../support/answering-webhook';
-import { CHROMIUM_PATH, chromiumAvailable, describeErrors, playInBrowser } from '../support/browser';
-import { ensureFixtures, type FixturePaths } from '../support/fixtures';
-import { waitOnAir } from '../support/on-air';
-import { sharedDynamoDb } from '../support/run/shared-dynamodb';
+import {
+  chromiumAvailable,
+  chromiumSkipReason,
+  describeErrors,
+  describePlaybackErrors,
+  playInBrowser,
+} from '../support/browser';
+import { channelUser, type FixtureSystem, startFixtureSystem } from '../support/fixture-system';
 import { isPlayersHaltNote } from '../support/stall-kinds';
-import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const noChromium = !chromiumAvailable();
-const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';
+const skipReason = chromiumSkipReason();
 
-let system: RunningSystem;
-let origin: StaticServer;
-let fixtures: FixturePaths;
-
-async function post(path: string, body: unknown, jwt?: string): Promise<Response> {
-  return fetch(`${system.urls.channel}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(jwt ? { 'x-jwt': `Bearer ${jwt}` } : {}) },
-    body: JSON.stringify(body),
-  });
-}
+/** The system, the fixtures and their origin. */
+let onair: FixtureSystem;
 
 describe(`the engine's default slate between CMAF programmes in hls.js${skipReason}`, () => {
   beforeAll(async () => {
     if (noChromium) return;
-    fixtures = await ensureFixtures();
-    origin = await startStaticServer(fixtures.root);
     // The engine plays its own default slate (engine-container/static/slate/), as `npm start` does.
-    system = await startSystem({
-      sharedDynamoDb: sharedDynamoDb(),
-      ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0 },
-      services: ['channel', 'engine'],
-      env: { LOG_LEVEL: 'silent' },
-    });
+    onair = await startFixtureSystem(['channel', 'engine']);
   });
 
   afterAll(async () => {
-    await system?.stop();
-    await origin?.close();
+    await onair?.stop();
   });
 
   it.skipIf(noChromium)(
     'plays into the default slate and back out of it on every rung with every frame decoded and no error',
     async () => {
-      const cmaf = { id: 'cmaf', title: 'CMAF', hlsUrl: `${origin.url}/${fixtures.cmaf.path}` };
+      const cmaf = { id: 'cmaf', title: 'CMAF', hlsUrl: `${onair.origin.url}/${onair.fixtures.cmaf.path}` };
       // Nothing to play for 8 s after each programme: the engine fills it with its default slate.
       const hook = await startWebhook((n) =>
         n % 2 === 0 ? cmaf : { id: `gap-${n}`, type: 'gap', desiredDurationMs: 8000 },
       );
       try {
-        const auth = await post('/token', { company: 'Viewers', email: 'slate@viewers.test' });
-        const { token } = (await auth.json()) as { token: string };
-        const res = await post('/channel', { name: 'slate-seam', type: 'WebHook', url: hook.url }, token);
-        expect(res.status).toBe(201);
-        const { playback } = (await res.json()) as { playback: string };
-        await waitOnAir(playback);
+        const user = await channelUser(onair.system, 'slate@viewers.test', 'Viewers');
+        const { playback } = await user.channelOnAir({
+          name: 'slate-seam',
+          type: 'WebHook',
+          url: hook.url,
+        });
 
         // Each rung on its own, until the player has crossed programme → slate → programme on it (the
         // slate with 16 reference frames this replaced stopped the player at the first seam).
@@ -73,11 +58,11 @@ describe(`the engine's default slate between CMAF programmes in hls.js${skipReas
             hlsConfig:
               level === 0
                 ? { startLevel: 0, abrBandWidthUpFactor: 0 }
-                : { startLevel: 1, minAutoBitrate: fixtures.cmaf.recipe.ladder[1]!.kbps * 1000 },
+                : { startLevel: 1, minAutoBitrate: onair.fixtures.cmaf.recipe.ladder[1]!.kbps * 1000 },
             until: `window.__report.frags.filter((f) => f.level === ${level})
               .map((f) => (f.url.includes('/slate/') ? 's' : 'c')).join('').match(/cs+c/) !== null`,
           });
-          const context = `level ${level}, errors:\n${describeErrors(play.errors) || '(none)'}\npage: ${play.pageErrors.join('; ') || '(none)'}\nmedia: ${JSON.stringify(play.raw.mediaEvents.filter((e) => e.type === 'error'))}`;
+          const context = `level ${level}, ${describePlaybackErrors(play)}\nmedia: ${JSON.stringify(play.raw.mediaEvents.filter((e) => e.type === 'error'))}`;
           const path = play.raw.frags
             .filter((f) => f.level === level)
             .map((f) => (f.url.includes('/slate/') ? 's' : 'c'))
@@ -87,7 +72,7 @@ describe(`the engine's default slate between CMAF programmes in hls.js${skipReas
           );
           expect(path, context).toMatch(/cs+c/);
           // The slate's own rung of the same picture size stands in for this one (180p, 360p).
-          const slateRung = `/slate/${fixtures.cmaf.recipe.ladder[level]!.name}/`;
+          const slateRung = `/slate/${onair.fixtures.cmaf.recipe.ladder[level]!.name}/`;
           const slates = play.raw.frags.filter((f) => f.level === level && f.url.includes('/slate/'));
           expect(
             slates.every((f) => f.url.includes(slateRung)),

@@ -17,6 +17,10 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
 
+/** For a suite's name: why its browser tests are skipped on this machine ('' when they run). */
+export const chromiumSkipReason = (): string =>
+  chromiumAvailable() ? '' : ` (skipped: no Chromium at ${CHROMIUM_PATH})`;
+
 /** What hls.js transmuxes TS into (fMP4): without it nothing plays. */
 const REQUIRED_MSE_TYPE = 'video/mp4; codecs="avc1.64001e,mp4a.40.2"';
 
@@ -217,27 +221,34 @@ export const describeErrors = (errors: readonly HlsErrorEvent[]): string =>
     )
     .join('\n');
 
+/** hls.js's errors and the page's, for a failure message ('(none)' for either when there were none). */
+export const describePlaybackErrors = (play: BrowserPlayback): string =>
+  `errors:\n${describeErrors(play.errors) || '(none)'}\npage: ${play.pageErrors.join('; ') || '(none)'}`;
+
 export interface PageServer {
   url: string;
   close(): Promise<void>;
 }
 
 /** A page's files by request path: the file on disk and its content type. */
-export type PageFiles = Record<string, { file: string; type: string }>;
+type PageFiles = Record<string, { file: string; type: string }>;
 
-const PLAYER_PAGE: PageFiles = {
-  '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
-  '/player.js': { file: path.join(PAGE_DIR, 'player.js'), type: 'text/javascript; charset=utf-8' },
-};
+const JS = 'text/javascript; charset=utf-8';
+
+/** The test player's script (browser-page/player.js): records window.__report. */
+const PLAYER_SCRIPT = path.join(PAGE_DIR, 'player.js');
 
 /**
- * Serves a page and hls.js (`/hls.min.js`) on 127.0.0.1 (the engine's CORS headers allow the
- * cross-origin load): the test player's page by default, or another page (the soak's).
+ * Serves the player page on 127.0.0.1 (the engine's CORS headers allow the cross-origin load): hls.js
+ * (`/hls.min.js`), the recorder both players share (`/recorder.js`) and, as `/player.js`, the player's
+ * own script: the test player's by default, or another (the soak's, scripts/soak/page/soak.js).
  */
-export async function startPageServer(page: PageFiles = PLAYER_PAGE): Promise<PageServer> {
+export async function startPageServer(playerScript: string = PLAYER_SCRIPT): Promise<PageServer> {
   const files: PageFiles = {
-    ...page,
-    '/hls.min.js': { file: HLS_JS, type: 'text/javascript; charset=utf-8' },
+    '/': { file: path.join(PAGE_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
+    '/hls.min.js': { file: HLS_JS, type: JS },
+    '/recorder.js': { file: path.join(PAGE_DIR, 'recorder.js'), type: JS },
+    '/player.js': { file: playerScript, type: JS },
   };
   const server = createServer((req, res) => {
     const requestPath = (req.url ?? '/').split('?')[0] ?? '/';

@@ -6,62 +6,46 @@
  * aired. The programme is the as-run log's: a preroll and the VOD after it, so playback crosses an
  * item boundary (a discontinuity). Runs where /usr/bin/chromium exists.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AsRunEntry } from '../../core/asrun/asrun-entry';
 import { buildAsRun } from '../../engine-container/src/asrun/build-asrun';
-import {
-  CHROMIUM_PATH,
-  chromiumAvailable,
-  describeErrors,
-  isSegmentLoadError,
-  playInBrowser,
-} from '../support/browser';
+import { chromiumSkipReason, playInBrowser } from '../support/browser';
 import { parseMediaPlaylist } from '../support/hls-playlist';
-import { type PlayedEngine, startPlayedEngine } from './support/played-engine';
+import { expectWatched, noChromium, usePlayedEngine } from './support/played-in-browser';
 
-const noChromium = !chromiumAvailable();
-const skipReason = noChromium ? ` (skipped: no Chromium at ${CHROMIUM_PATH})` : '';
 const MINUTE = 60_000;
 
-let played: PlayedEngine;
 /** Media sequence number → PDT, as the live playlists (every rendition) listed them while on air. */
 const livePdts = new Map<number, number>();
 /** The fake clock's first step: the minutes recorded are counted from it. */
 let filledFromMs: number | undefined;
 
-describe(`catch-up of a programme that aired two hours ago, in hls.js${skipReason}`, () => {
-  beforeAll(async () => {
-    if (noChromium) return;
-    played = await startPlayedEngine({
-      hours: 2.5,
-      // Minutes 25 to 31 of the fill (about 2 h 5 min ago): the live playlists as they were then.
-      onStep: async (nowMs, runtime) => {
-        filledFromMs ??= nowMs;
-        if (nowMs < filledFromMs + 25 * MINUTE || nowMs > filledFromMs + 31 * MINUTE) return;
-        for (const key of ['v0', 'v1']) {
-          const live = parseMediaPlaylist(await runtime.playlists.mediaPlaylist(key));
-          for (const s of live.segments) {
-            const seen = livePdts.get(s.mediaSequence);
-            // Renditions must agree on a segment's air time; a disagreement fails the comparison below.
-            livePdts.set(
-              s.mediaSequence,
-              seen === undefined || seen === s.programDateTimeMs ? s.programDateTimeMs! : Number.NaN,
-            );
-          }
+describe(`catch-up of a programme that aired two hours ago, in hls.js${chromiumSkipReason()}`, () => {
+  const played = usePlayedEngine({
+    hours: 2.5,
+    // Minutes 25 to 31 of the fill (about 2 h 5 min ago): the live playlists as they were then.
+    onStep: async (nowMs, runtime) => {
+      filledFromMs ??= nowMs;
+      if (nowMs < filledFromMs + 25 * MINUTE || nowMs > filledFromMs + 31 * MINUTE) return;
+      for (const key of ['v0', 'v1']) {
+        const live = parseMediaPlaylist(await runtime.playlists.mediaPlaylist(key));
+        for (const s of live.segments) {
+          const seen = livePdts.get(s.mediaSequence);
+          // Renditions must agree on a segment's air time; a disagreement fails the comparison below.
+          livePdts.set(
+            s.mediaSequence,
+            seen === undefined || seen === s.programDateTimeMs ? s.programDateTimeMs! : Number.NaN,
+          );
         }
-      },
-    });
-  }, 180_000);
-
-  afterAll(async () => {
-    await played?.close();
+      }
+    },
   });
 
   it.skipIf(noChromium)(
     'plays a finished programme as a VOD from its first segment to its end, every fragment at its air time',
     async () => {
       // The programme: a preroll and the VOD after it, between minutes 26 and 29, from the as-run log.
-      const entries = buildAsRun(await played.engine.core.store.read('ch'), Date.now());
+      const entries = buildAsRun(await played().engine.core.store.read('ch'), Date.now());
       const inRecorded = (e: AsRunEntry) =>
         e.startMs >= filledFromMs! + 26 * MINUTE && e.endMs <= filledFromMs! + 29 * MINUTE;
       const k = entries.findIndex(
@@ -71,13 +55,12 @@ describe(`catch-up of a programme that aired two hours ago, in hls.js${skipReaso
       const [preroll, vod] = [entries[k]!, entries[k + 1]!];
       expect(vod.startMs).toBe(preroll.endMs);
       const iso = (ms: number) => new Date(ms).toISOString();
-      const url = `${played.base}/channels/ch/master.m3u8?start=${iso(preroll.startMs)}&end=${iso(vod.endMs)}`;
+      const url = `${played().base}/channels/ch/master.m3u8?start=${iso(preroll.startMs)}&end=${iso(vod.endMs)}`;
 
       const play = await playInBrowser(url, {
         seconds: 120,
         until: "window.__report.mediaEvents.some((e) => e.type === 'ended')",
       });
-      const context = `errors:\n${describeErrors(play.errors) || '(none)'}\npage: ${play.pageErrors.join('; ')}`;
       const frags = play.raw.frags;
       const loads = play.raw.levelLoads ?? [];
       const programmeS = (vod.endMs - preroll.startMs) / 1000;
@@ -86,9 +69,7 @@ describe(`catch-up of a programme that aired two hours ago, in hls.js${skipReaso
           `${frags.length} fragments (sn ${frags[0]?.sn}–${frags.at(-1)?.sn}), stalls ${play.stalls}, ` +
           `playlists ${loads.map((l) => `${l.type}/live=${l.live}`).join(' ')}`,
       );
-      expect(play.started, context).toBe(true);
-      expect(play.fatalErrors, context).toEqual([]);
-      expect(play.errors.filter(isSegmentLoadError), context).toEqual([]);
+      const context = expectWatched(play);
       expect(play.stalls, context).toBe(0);
 
       // hls.js read a VOD: EXT-X-PLAYLIST-TYPE:VOD with EXT-X-ENDLIST, never a live playlist.

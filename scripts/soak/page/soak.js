@@ -8,30 +8,9 @@
 (() => {
   const src = new URLSearchParams(location.search).get('src');
   const video = document.getElementById('video');
-  const t0 = performance.now();
-  const at = () => Math.round(performance.now() - t0);
-
-  // Each SourceBuffer's own ranges at a halt: a hole in a track's timeline, or a buffer run dry.
-  const sourceBuffers = [];
-  const addSourceBuffer = MediaSource.prototype.addSourceBuffer;
-  MediaSource.prototype.addSourceBuffer = function (mime) {
-    const sb = addSourceBuffer.call(this, mime);
-    sourceBuffers.push({ type: mime.split('/')[0], sb });
-    return sb;
-  };
-  const trackRanges = () => {
-    const tracks = {};
-    for (const { type, sb } of sourceBuffers) {
-      try {
-        const out = [];
-        for (let i = 0; i < sb.buffered.length; i++) out.push([sb.buffered.start(i), sb.buffered.end(i)]);
-        tracks[type] = out;
-      } catch {
-        // removed from its MediaSource (a recovery made a new one)
-      }
-    }
-    return tracks;
-  };
+  // Halts' SourceBuffer ranges, buffered fragments and errors, as the test player records them
+  // (test/support/browser-page/recorder.js, served beside this page by startPageServer).
+  const recorder = window.onairRecorder(video);
 
   let record;
   const fresh = () => ({ errors: [], stalls: [], latencies: [], behindLive: [], bufferAhead: [], playing: false });
@@ -44,29 +23,26 @@
   video.addEventListener('playing', () => {
     started = true;
   });
-  for (const type of ['waiting', 'stalled']) {
-    video.addEventListener(type, () => {
-      if (!started) return;
-      record.stalls.push({ atMs: at(), wallMs: Date.now(), currentTime: video.currentTime, tracks: trackRanges() });
-    });
-  }
+  recorder.onHalt(
+    () => started,
+    (halt) => record.stalls.push(halt),
+  );
 
   const attach = () => {
     hls = new Hls({ lowLatencyMode: false });
     hls.on(Hls.Events.ERROR, (_event, data) => {
-      record.errors.push({ atMs: at(), type: data.type, details: data.details, fatal: data.fatal });
+      record.errors.push(recorder.error(data));
       if (!data.fatal) return;
       if (data.type === Hls.ErrorTypes.NETWORK_ERROR) hls.startLoad();
       else if (data.type === Hls.ErrorTypes.MEDIA_ERROR) hls.recoverMediaError();
       else {
         hls.destroy();
-        sourceBuffers.length = 0;
+        recorder.forgetSourceBuffers();
         attach();
       }
     });
     hls.on(Hls.Events.FRAG_BUFFERED, (_event, data) => {
-      const f = data.frag;
-      frags.push({ wallMs: Date.now(), type: f.type, start: f.start, duration: f.duration, pdtMs: f.programDateTime ?? null });
+      frags.push(recorder.bufferedFrag(data.frag));
     });
     hls.on(Hls.Events.MANIFEST_PARSED, () => {
       video.play().catch(() => undefined);

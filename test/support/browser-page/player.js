@@ -9,8 +9,9 @@
   const src = params.get('src');
   const extraConfig = JSON.parse(params.get('config') || '{}');
   const video = document.getElementById('video');
-  const t0 = performance.now();
-  const at = () => Math.round(performance.now() - t0);
+  // Halts' SourceBuffer ranges, buffered fragments and errors, as the soak's page records them.
+  const recorder = window.onairRecorder(video);
+  const at = recorder.at;
 
   const report = {
     src,
@@ -52,35 +53,10 @@
     return report;
   };
 
-  // Each SourceBuffer's own ranges (the media element's are their intersection) when playback halts:
-  // tells a hole in a track's timeline from a buffer that ran dry. Kept by wrapping addSourceBuffer,
-  // which hls.js calls with 'video/mp4;...' or 'audio/mp4;...' after this script has run.
-  const sourceBuffers = [];
-  const addSourceBuffer = MediaSource.prototype.addSourceBuffer;
-  MediaSource.prototype.addSourceBuffer = function (mime) {
-    const sb = addSourceBuffer.call(this, mime);
-    sourceBuffers.push({ type: mime.split('/')[0], sb });
-    return sb;
-  };
-  const trackRanges = () => {
-    const tracks = {};
-    for (const { type, sb } of sourceBuffers) {
-      try {
-        const out = [];
-        for (let i = 0; i < sb.buffered.length; i++) out.push([sb.buffered.start(i), sb.buffered.end(i)]);
-        tracks[type] = out;
-      } catch {
-        // removed from its MediaSource (hls.js recovered by recreating it)
-      }
-    }
-    return tracks;
-  };
-  for (const type of ['waiting', 'stalled']) {
-    video.addEventListener(type, () => {
-      if (report.firstPlayingAtMs === null) return;
-      report.stallBuffers.push({ atMs: at(), wallMs: Date.now(), currentTime: video.currentTime, tracks: trackRanges() });
-    });
-  }
+  recorder.onHalt(
+    () => report.firstPlayingAtMs !== null,
+    (halt) => report.stallBuffers.push(halt),
+  );
 
   for (const type of ['playing', 'waiting', 'stalled', 'pause', 'ended', 'seeking', 'seeked', 'error']) {
     video.addEventListener(type, () => {
@@ -99,10 +75,7 @@
   const hls = new Hls({ ...extraConfig, lowLatencyMode: false });
   hls.on(Hls.Events.ERROR, (_event, data) => {
     report.errors.push({
-      atMs: at(),
-      type: data.type,
-      details: data.details,
-      fatal: data.fatal,
+      ...recorder.error(data),
       url: data.frag?.url ?? data.url ?? data.context?.url ?? null,
       status: data.response?.code ?? null,
       reason: data.reason ?? data.error?.message ?? null,
@@ -167,16 +140,7 @@
   });
   hls.on(Hls.Events.FRAG_BUFFERED, (_event, data) => {
     const f = data.frag;
-    // When each fragment reached the buffer, and when the channel published it (it lists a segment
-    // once it has ended: PDT + duration): a stall waiting for a fragment published long before is the
-    // player's, not the stream's.
-    report.bufferedFrags.push({
-      wallMs: Date.now(),
-      type: f.type,
-      start: f.start,
-      duration: f.duration,
-      pdtMs: f.programDateTime ?? null,
-    });
+    report.bufferedFrags.push(recorder.bufferedFrag(f));
     if (f.type !== 'audio') return;
     const track = hls.audioTracks[f.level];
     report.audioFrags.push({ atMs: at(), lang: track?.lang ?? null, start: f.start, currentTime: video.currentTime });
