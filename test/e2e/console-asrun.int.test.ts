@@ -29,8 +29,12 @@ const CHANNEL = 'asrun-news';
 const STUDIO = 'asrun-studio';
 /** Start-over asks for a minute ago: the channel must have aired since before then. */
 const AIRED_BEFORE_BROWSER_MS = 75_000;
-/** A fragment holds the asked moment: its PDT is at most one segment (2 s) before it. */
-const SEGMENT_MS = 2_000;
+/**
+ * A fragment holds the asked moment: its PDT is at most one segment before it, 2 s or, for a TS item's
+ * first segment, 2 s and the audio's lead the engine lists with it (21 ms here, at most 100 ms:
+ * docs/media.md, "Seams").
+ */
+const SEGMENT_MS = 2_100;
 
 /** Each hls.js the page makes, with the PDT of the first main fragment it loaded. */
 const HLS_SCRIPT = `
