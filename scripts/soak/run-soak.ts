@@ -20,6 +20,7 @@ import {
   type MinuteSummary,
   type PageTake,
   summarizeMinute,
+  timelineOffsetMs,
   totals,
 } from './summary';
 
@@ -49,6 +50,8 @@ export async function runSoak(
     const minutes: MinuteSummary[] = [];
     let previous: PageTake | undefined;
     let pending: PageTake['stalls'] = [];
+    /** The first minute's timeline offset of the player now open (a new browser starts its own timeline). */
+    let timelineOrigin: number | undefined;
     for (let minute = 1; minute <= args.minutes; minute++) {
       await new Promise((resolve) => setTimeout(resolve, MINUTE_MS));
       await player.keepRealtime();
@@ -60,13 +63,16 @@ export async function runSoak(
         log(formatMinute(summary));
         previous = undefined;
         pending = [];
+        timelineOrigin = undefined;
         await player.open().catch((e: unknown) => log(`could not reopen the browser: ${String(e)}`));
         continue;
       }
       const final = minute === args.minutes;
       const judged = judgeMinuteStalls([...pending, ...take.stalls], take.frags, Date.now(), final);
       pending = judged.pending;
+      timelineOrigin ??= timelineOffsetMs(take.frags, previous?.wallMs ?? 0);
       const summary = summarizeMinute({
+        timelineOriginMs: timelineOrigin,
         minute,
         take,
         previous,

@@ -47,6 +47,12 @@ export interface MinuteSummary {
   /** Wall-clock age of the picture on screen (by its PDT): what a viewer is behind the channel. */
   behindLiveS?: { min: number; mean: number; max: number };
   minBufferAheadS?: number;
+  /**
+   * Where hls.js put this minute's main fragments on its timeline less where their PDTs put them (the
+   * median, ms), against the first minute's: a stream whose items play longer or shorter than listed
+   * moves it, whatever the player's speed (docs/soak.md, "Latency").
+   */
+  timelineShiftMs?: number;
   /** RFC 8216 rule → violations seen on the channel's media playlists this minute. */
   rules: Record<string, number>;
   rssBytes?: number;
@@ -78,6 +84,15 @@ export function judgeMinuteStalls(
   return out;
 }
 
+/** The median of (hls.js start less PDT) over the main fragments buffered after `sinceWallMs`, ms. */
+export function timelineOffsetMs(frags: readonly BufferedFrag[], sinceWallMs: number): number | undefined {
+  const offsets = frags
+    .filter((f) => f.type === 'main' && f.pdtMs !== null && f.wallMs > sinceWallMs)
+    .map((f) => f.start * 1000 - f.pdtMs!)
+    .sort((a, b) => a - b);
+  return offsets.length ? offsets[Math.floor(offsets.length / 2)] : undefined;
+}
+
 const stats = (xs: readonly number[]) =>
   xs.length
     ? {
@@ -94,8 +109,11 @@ export function summarizeMinute(input: {
   stalls: JudgedStall[];
   rules: Record<string, number>;
   rssBytes?: number;
+  /** timelineOffsetMs of the player's first minute: what timelineShiftMs is measured from. */
+  timelineOriginMs?: number;
 }): MinuteSummary {
   const { take, previous } = input;
+  const offset = timelineOffsetMs(take.frags, previous?.wallMs ?? 0);
   const errorsByKind: Record<string, number> = {};
   for (const e of take.errors) {
     const kind = `${e.fatal ? 'FATAL ' : ''}${e.type}/${e.details}`;
@@ -116,6 +134,9 @@ export function summarizeMinute(input: {
     latencyS: stats(take.latencies),
     behindLiveS: stats(take.behindLive),
     minBufferAheadS: take.bufferAhead.length ? Math.min(...take.bufferAhead) : undefined,
+    ...(offset !== undefined && input.timelineOriginMs !== undefined
+      ? { timelineShiftMs: offset - input.timelineOriginMs }
+      : {}),
     rules: input.rules,
     ...(input.rssBytes === undefined ? {} : { rssBytes: input.rssBytes }),
   };
@@ -127,6 +148,7 @@ const kinds = (byKind: Record<string, number>) =>
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
+const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${Math.round(ms)}`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 /** One line per minute (and one per halt under it). */
@@ -148,6 +170,7 @@ export function formatMinute(s: MinuteSummary): string {
       : 'latency -',
     s.behindLiveS ? `behind live ${s.behindLiveS.mean.toFixed(1)} s (PDT)` : 'behind live -',
     s.minBufferAheadS === undefined ? 'buffer -' : `buffer ≥ ${s.minBufferAheadS.toFixed(1)} s`,
+    s.timelineShiftMs === undefined ? 'timeline -' : `timeline ${signed(s.timelineShiftMs)} ms`,
     `rules ${rules}${rules ? ` (${kinds(s.rules)})` : ''}`,
     `server ${s.rssBytes === undefined ? '-' : mb(s.rssBytes)}`,
   ];
@@ -174,6 +197,8 @@ export interface SoakTotals {
   latencyLastS?: number;
   behindLiveFirstS?: number;
   behindLiveLastS?: number;
+  /** timelineShiftMs of the last minute that had one. */
+  timelineShiftLastMs?: number;
   /** Media seconds played over the minutes that say, and those minutes' wall-clock seconds. */
   playedS: number;
   playedWallS: number;
@@ -206,6 +231,7 @@ export function totals(minutes: readonly MinuteSummary[]): SoakTotals {
     playedWallS: minutes.reduce((n, m) => n + (m.wallS ?? 0), 0),
     behindLiveFirstS: minutes.find((m) => m.behindLiveS)?.behindLiveS?.mean,
     behindLiveLastS: minutes.findLast((m) => m.behindLiveS)?.behindLiveS?.mean,
+    timelineShiftLastMs: minutes.findLast((m) => m.timelineShiftMs !== undefined)?.timelineShiftMs,
     latencyFirstS: withLatency[0]?.latencyS?.mean,
     latencyLastS: withLatency.at(-1)?.latencyS?.mean,
     rssFirstBytes: withRss[0]?.rssBytes,
@@ -235,6 +261,10 @@ export function formatTotals(t: SoakTotals): string {
   if (t.behindLiveFirstS !== undefined && t.behindLiveLastS !== undefined)
     lines.push(
       `behind live (PDT) ${t.behindLiveFirstS.toFixed(1)} s in the first minute, ${t.behindLiveLastS.toFixed(1)} s in the last (${(t.behindLiveLastS - t.behindLiveFirstS).toFixed(1)} s growth)`,
+    );
+  if (t.timelineShiftLastMs !== undefined)
+    lines.push(
+      `timeline ${signed(t.timelineShiftLastMs)} ms in the last minute: hls.js placed the stream's fragments that much later than their PDTs, against the first minute (the stream's own drift)`,
     );
   // A player that plays slower than the clock falls behind by the difference, whatever the stream does.
   if (t.playedWallS > 0)

@@ -6,6 +6,7 @@ import {
   judgeMinuteStalls,
   type PageTake,
   summarizeMinute,
+  timelineOffsetMs,
   totals,
 } from '../../scripts/soak/summary';
 
@@ -70,7 +71,7 @@ describe("a soak minute's summary", () => {
     );
     expect(line).toContain('minute   3 | playing | errors 0 | stalls 1 (stream 1)');
     expect(line).toContain(
-      'played - | latency 6.5 s (6.0-7.0) | behind live 8.3 s (PDT) | buffer ≥ 4.2 s | rules 2 (pdt-inconsistent 2) | server 150 MB',
+      'played - | latency 6.5 s (6.0-7.0) | behind live 8.3 s (PDT) | buffer ≥ 4.2 s | timeline - | rules 2 (pdt-inconsistent 2) | server 150 MB',
     );
     expect(line.split('\n')[1]).toContain('late: video ran dry');
   });
@@ -81,6 +82,38 @@ describe("a soak minute's summary", () => {
       pending: [{}],
     });
     expect(judgeMinuteStalls([dryStall(NOW - 5000)], [], NOW, true).stalls).toHaveLength(1);
+  });
+});
+
+describe("a soak's measure of the stream's own drift", () => {
+  /** A main fragment buffered at wallMs, placed by hls.js at start s, with the PDT of a 2 s grid. */
+  const frag = (i: number, start: number, wallMs = NOW + i) => ({
+    wallMs,
+    type: 'main',
+    start,
+    duration: 2,
+    pdtMs: 1_800_000_000_000 + i * 2000,
+  });
+
+  it('is the median of where hls.js put the main fragments less where their PDTs put them', () => {
+    const frags = [frag(0, 100), frag(1, 102.011), frag(2, 104.011), { ...frag(3, 0), type: 'audio' }];
+    expect(timelineOffsetMs(frags, 0)! - timelineOffsetMs([frag(0, 100)], 0)!).toBeCloseTo(11, 6);
+  });
+
+  it('reads only the fragments buffered since the last take, and says how far it moved since the first minute', () => {
+    const origin = timelineOffsetMs([frag(0, 100)], 0)!;
+    const frags = [frag(0, 100, NOW - 60_000), frag(30, 159.96), frag(31, 161.96), frag(32, 163.96)];
+    const minute = summarizeMinute({
+      minute: 2,
+      take: take({ frags }),
+      previous: take({ wallMs: NOW - 30_000 }),
+      stalls: [],
+      rules: {},
+      timelineOriginMs: origin,
+    });
+    expect(minute.timelineShiftMs).toBeCloseTo(-40, 6);
+    expect(formatMinute(minute)).toContain('| timeline -40 ms |');
+    expect(totals([minute]).timelineShiftLastMs).toBeCloseTo(-40, 6);
   });
 });
 
