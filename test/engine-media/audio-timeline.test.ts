@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutputLadder } from '../../engine-container/src/ladder/output-ladder';
 import { draftOnLadder, vodOnLadder } from '../../engine-container/src/playout/audio-timeline';
-import { vodDraft } from '../../engine-container/src/playout/drafts';
+import { loopDraft, vodDraft } from '../../engine-container/src/playout/drafts';
 import { withAudioPadding } from '../../engine-container/src/vod/audio-lead';
 import { buildParsedVod, referenceTrack } from '../../engine-container/src/vod/parsed-vod';
 
@@ -47,6 +47,16 @@ describe('a TS VOD’s timeline on a channel (hls.js plays a demuxed channel’s
     const draft = vodDraft(referenceTrack(padded), plan);
     expect(draft.durationMs).toBe(6037);
     expect(draftOnLadder(draft, padded, demuxed).durationMs).toBe(6021);
+    expect(draftOnLadder(draft, padded, muxed)).toBe(draft);
+  });
+
+  it('ends a loop (the slate) after the segments planned, each repetition as long as on the channel', () => {
+    const draft = loopDraft(referenceTrack(padded), plan, { durationMs: 13_000 });
+    expect(draft.durationMs).toBe(14_095); // 2 × 6037 + 2021: the first segment to start after 13 s
+    expect(draftOnLadder(draft, padded, demuxed).durationMs).toBe(14_063); // 2 × 6021 + 2021
+    expect(
+      draftOnLadder(loopDraft(referenceTrack(padded), plan, { repetitions: 3 }), padded, demuxed).durationMs,
+    ).toBe(18_063);
     expect(draftOnLadder(draft, padded, muxed)).toBe(draft);
   });
 

@@ -10,6 +10,7 @@
 import type { OutputLadder } from '../ladder/output-ladder';
 import { withoutAudioTail } from '../vod/audio-lead';
 import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
+import { firstStartingAtOrAfter, indexBoundFor, startAt } from '../vod/track';
 import type { ItemDraft } from './item';
 
 /** True when players take the channel's audio from its audio renditions, not from the variants. */
@@ -20,11 +21,19 @@ export function vodOnLadder(vod: ParsedVod, ladder: OutputLadder): ParsedVod {
   return hasDemuxedAudio(ladder) ? withoutAudioTail(vod) : vod;
 }
 
-/** A draft planned on the VOD as loaded, ending where the VOD ends on the channel's timeline. */
+/**
+ * A draft planned on the VOD as loaded, ending where the VOD ends on the channel's timeline: a loop
+ * (the slate) ends after as many segments as planned, each repetition its overhang shorter.
+ */
 export function draftOnLadder(draft: ItemDraft, vod: ParsedVod, ladder: OutputLadder): ItemDraft {
   const tailMs = vod.audioPadding?.tailMs ?? 0;
-  if (!tailMs || draft.loop || !hasDemuxedAudio(ladder)) return draft;
-  const totalMs = referenceTrack(vod).totalMs;
+  if (!tailMs || !hasDemuxedAudio(ladder)) return draft;
+  const ref = referenceTrack(vod);
+  if (draft.loop) {
+    const end = firstStartingAtOrAfter(ref, draft.durationMs, 1, indexBoundFor(ref, draft.durationMs, true));
+    return { ...draft, durationMs: startAt(referenceTrack(withoutAudioTail(vod)), end) };
+  }
+  const totalMs = ref.totalMs;
   const endsAtEnd = (durationMs: number) => draft.offsetMs + durationMs === totalMs;
   const durationMs = endsAtEnd(draft.durationMs) ? draft.durationMs - tailMs : draft.durationMs;
   const full = draft.fullDurationMs;
