@@ -17,7 +17,7 @@ import type { ChannelRuntime, EngineCore } from '../engine-core';
 import type { ErrorLog } from './error-log';
 import type { EventStreams } from './event-stream';
 import { decodeSegment } from './path-segment';
-import { type PreparedPlaylists, sendPrepared } from './prepared-playlists';
+import { sendPlaylistBytes } from './prepared-playlists';
 import { serveReset } from './reset';
 import { CORS_HEADERS, sendError, sendJson, sendPlaylist } from './respond';
 import { serveStatic } from './static-files';
@@ -31,8 +31,6 @@ export interface ServerContext {
   log: Logger;
   /** The 5xx answered, logged once per kind and window. */
   errors: ErrorLog;
-  /** Live media playlists' bytes and headers, built once per render (prepared-playlists.ts). */
-  prepared: PreparedPlaylists;
 }
 
 const channelNotFound = (id: string) => new HttpError(404, 'channel_not_found', `no channel "${id}"`);
@@ -71,8 +69,8 @@ async function channelRoute(
       return sendPlaylist(req, res, body, ctx.config.cacheTTL);
     }
     const { playlists } = runtime;
-    const body = playlists.cachedMediaPlaylist(key) ?? (await playlists.mediaPlaylist(key));
-    sendPrepared(req, res, ctx.prepared.answer(playlists, key, body, playlists.mediaMaxAgeS()));
+    const playlist = playlists.readyMediaPlaylist(key) ?? (await playlists.renderedMediaPlaylist(key));
+    sendPlaylistBytes(req, res, playlist.bytes, playlists.mediaMaxAgeS());
   };
   let m = rest.match(/^(\d+)\.m3u8$/);
   if (m) return media(`v${Number(m[1])}`);
