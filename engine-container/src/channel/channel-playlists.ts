@@ -114,8 +114,9 @@ export class ChannelPlaylists {
 
   /** `max-age` of this channel's media playlists (mediaMaxAgeS); asked after mediaPlaylist answered. */
   mediaMaxAgeS(): number {
-    const header = this.playout.header;
-    return header ? mediaMaxAgeS(this.deps.config.cacheTTL, header.targetDurationS) : 0;
+    // The log's last item, not `header` (an object made per call): asked on every request.
+    const last = this.playout.tail.last;
+    return last ? mediaMaxAgeS(this.deps.config.cacheTTL, last.targetDurationS) : 0;
   }
 
   /**
@@ -125,9 +126,9 @@ export class ChannelPlaylists {
    * request the promises of the waiting path, on a render too (at 10,000 channels, most requests).
    */
   readyMediaPlaylist(key: string): RenderedPlaylist | undefined {
-    const header = this.playout.header;
-    if (!header || !this.playout.isOnAir()) return undefined;
-    if (!keysOf(header.ladder).has(key)) throw renditionNotFound(key);
+    const last = this.playout.tail.last;
+    if (!last || !this.playout.isOnAir()) return undefined;
+    if (!keysOf(last.ladder).has(key)) throw renditionNotFound(key);
     let playlist: RenderedPlaylist;
     try {
       playlist = this.current(key, this.deps.config.clock());

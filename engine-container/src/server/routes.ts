@@ -18,6 +18,7 @@ import type { ErrorLog } from './error-log';
 import type { EventStreams } from './event-stream';
 import { decodeSegment } from './path-segment';
 import { sendPlaylistBytes } from './prepared-playlists';
+import { type RequestTarget, requestTarget } from './request-target';
 import { serveReset } from './reset';
 import { CORS_HEADERS, sendError, sendJson, sendPlaylist } from './respond';
 import { serveStatic } from './static-files';
@@ -48,7 +49,7 @@ async function channelRoute(
   ctx: ServerContext,
   req: IncomingMessage,
   res: ServerResponse,
-  url: URL,
+  url: RequestTarget,
   id: string,
   rest: string,
 ) {
@@ -87,7 +88,7 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
     res.writeHead(204, CORS_HEADERS).end();
     return;
   }
-  const url = new URL(req.url ?? '/', 'http://engine.invalid');
+  const url = requestTarget(req.url);
   const path = url.pathname;
   const reset = path.match(/^\/reset\/([^/]+)$/);
   if (reset) {
