@@ -43,8 +43,9 @@ export class PlaylistCache {
    * as it was.
    */
   set(key: string, version: number, fromMs: number, untilMs: number, body: string): RenderedPlaylist {
-    const playlist = renderedPlaylist(body);
     const e = this.entries.get(key);
+    // A new log version often leaves the window as it was (an item appended ahead): same bytes.
+    const playlist = e && e.playlist.body === body ? e.playlist : renderedPlaylist(body);
     if (!e) {
       this.entries.set(key, { version, fromMs, untilMs, playlist });
       return playlist;

@@ -47,7 +47,7 @@ export function computeWindow(
   nowMs: number,
   windowMs: number,
 ): PlaylistWindow {
-  const { played, count, nextStartMs, view } = playedItems(items, resolve, key, nowMs);
+  const { played, count: started, nextStartMs, view } = playedItems(items, resolve, key, nowMs);
   const targetDurationS = items[items.length - 1]?.targetDurationS ?? 0;
   // Visible = the longest prefix of ended segments: stop at the first item not fully ended. An item
   // fully ended stays so as the clock moves on: the scan starts where the last one at an earlier clock
@@ -57,7 +57,7 @@ export function computeWindow(
   let visibleEnd = from > 0 ? played[from - 1]!.range.end : 0;
   let nextChangeMs = nextStartMs;
   let p = from;
-  for (; p < count; p++) {
+  for (; p < started; p++) {
     const { item, range } = played[p]!;
     const ended = endedAt(item, range, nowMs);
     if (ended > range.first) {
@@ -71,7 +71,10 @@ export function computeWindow(
   }
   view.liveAtMs = nowMs;
   view.liveFrom = p;
-  const picked: Array<{ p: number; i: number }> = [];
+  // Back from the live edge: how many segments fit, and where the first of them is (no list built).
+  let count = 0;
+  let headP = -1;
+  let headI = 0;
   let total = 0;
   for (let p = live, i = visibleEnd - 1; p >= 0; ) {
     const { item, range } = played[p]!;
@@ -81,16 +84,22 @@ export function computeWindow(
       continue;
     }
     const d = segmentStartMs(item, range, i + 1) - segmentStartMs(item, range, i);
-    if (picked.length >= MIN_SEGMENTS && total + d > windowMs) break;
-    picked.push({ p, i });
+    if (count >= MIN_SEGMENTS && total + d > windowMs) break;
+    count++;
+    headP = p;
+    headI = i;
     total += d;
     i--;
   }
-  picked.reverse();
-  const segments = picked.map(({ p, i }) => {
+  const segments = new Array<WindowSegment>(count);
+  for (let n = 0, p = headP, i = headI; n < count; n++, i++) {
+    if (i >= played[p]!.range.end) {
+      p++;
+      i = played[p]!.range.first;
+    }
     const { item, range, previous } = played[p]!;
     const pdtMs = segmentStartMs(item, range, i);
-    return {
+    segments[n] = {
       index: (item.segmentsBefore[key] ?? 0) + i - range.first,
       item,
       position: i - range.first,
@@ -101,13 +110,12 @@ export function computeWindow(
       discontinuity: isDiscontinuity(item, range, i),
       previousItem: previous,
     };
-  });
-  const head = picked[0];
+  }
   let discontinuitySequence = 0;
-  if (head) {
-    const { item, range } = played[head.p]!;
+  if (count > 0) {
+    const { item, range } = played[headP]!;
     discontinuitySequence =
-      (item.discontinuitiesBefore[key] ?? 0) + discontinuitiesInItemBefore(item, range, head.i);
+      (item.discontinuitiesBefore[key] ?? 0) + discontinuitiesInItemBefore(item, range, headI);
   }
   return {
     mediaSequence: segments[0]?.index ?? 0,
