@@ -79,7 +79,7 @@ export class Engine {
       log: core.log,
       errors: new ErrorLog(core.log),
     };
-    const server = createServer((req, res) => void handleRequest(ctx, req, res));
+    const server = createServer((req, res) => handleRequest(ctx, req, res));
     server.keepAliveTimeout = config.keepAliveTimeout * 1000;
     // Node requires headersTimeout above keepAliveTimeout, or idle sockets race a late request.
     server.headersTimeout = server.keepAliveTimeout + 1000;
