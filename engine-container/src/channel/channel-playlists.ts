@@ -128,7 +128,10 @@ export class ChannelPlaylists {
   readyMediaPlaylist(key: string): RenderedPlaylist | undefined {
     const last = this.playout.tail.last;
     if (!last || !this.playout.isOnAir()) return undefined;
-    if (!keysOf(last.ladder).has(key)) throw renditionNotFound(key);
+    if (!keysOf(last.ladder).has(key)) {
+      this.deps.metrics.inc('PlaylistRequests');
+      throw renditionNotFound(key);
+    }
     let playlist: RenderedPlaylist;
     try {
       playlist = this.current(key, this.deps.config.clock());
