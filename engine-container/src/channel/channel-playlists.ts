@@ -122,7 +122,7 @@ export class ChannelPlaylists {
   /**
    * The rendition's playlist when it is answered without waiting: the channel is on air and the body
    * cached for its log's version is still current (most requests), or it renders now from VODs loaded
-   * here. Undefined otherwise (not on air yet, a VOD to load): then mediaPlaylist() answers. Saves the
+   * here. Undefined otherwise (not on air yet, a VOD to load): then renderedMediaPlaylist() answers. Saves the
    * request the promises of the waiting path, on a render too (at 10,000 channels, most requests).
    */
   readyMediaPlaylist(key: string): RenderedPlaylist | undefined {

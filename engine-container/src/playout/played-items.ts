@@ -5,6 +5,8 @@
  * range). Remembered per items array and rendition instead, and extended as the clock passes the next
  * item's start: the answer is the same pure function of (items, tracks, now), computed once per log
  * version. An array changed in place (tests append to theirs) is seen by its length and last item.
+ * The tracks found are kept with the array: a VOD swept from the cache meanwhile (the channel's upkeep
+ * keeps its log's VODs in it) still renders from the parsed copy it was found as.
  */
 import type { Track } from '../vod/track';
 import type { PlayoutItem } from './item';
