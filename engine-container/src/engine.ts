@@ -14,7 +14,6 @@ import { emfLine } from './metrics';
 import type { PlayoutLogStore } from './playout/log-store';
 import { ErrorLog } from './server/error-log';
 import { EventStreams } from './server/event-stream';
-import { PreparedPlaylists } from './server/prepared-playlists';
 import { handleRequest, type ServerContext } from './server/routes';
 import { isSubtitleSource, VttSlicer } from './server/vtt';
 import { storeFromUrl } from './stores/store-from-url';
@@ -79,9 +78,8 @@ export class Engine {
       }),
       log: core.log,
       errors: new ErrorLog(core.log),
-      prepared: new PreparedPlaylists(),
     };
-    const server = createServer((req, res) => void handleRequest(ctx, req, res));
+    const server = createServer((req, res) => handleRequest(ctx, req, res));
     server.keepAliveTimeout = config.keepAliveTimeout * 1000;
     // Node requires headersTimeout above keepAliveTimeout, or idle sockets race a late request.
     server.headersTimeout = server.keepAliveTimeout + 1000;

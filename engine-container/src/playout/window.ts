@@ -6,28 +6,11 @@
  * counts the tags before the first segment. Cost: O(items + window), never O(history).
  */
 import type { SourceSegment } from '../hls/parse-media';
-import type { Track } from '../vod/track';
 import type { PlayoutItem } from './item';
-import {
-  cutsOf,
-  discontinuitiesInItemBefore,
-  endedAt,
-  type ItemRange,
-  isDiscontinuity,
-  isVoided,
-  itemRange,
-  segmentStartMs,
-} from './item-range';
+import { discontinuitiesInItemBefore, endedAt, isDiscontinuity, segmentStartMs } from './item-range';
+import { playedItems, type TrackResolver } from './played-items';
 
-/** The track an item plays for a rendition; undefined when its VOD is not loaded in this process. */
-export type TrackResolver = (item: PlayoutItem, key: string) => Track | undefined;
-
-export class MissingVodError extends Error {
-  override name = 'MissingVodError';
-  constructor(readonly uri: string) {
-    super(`VOD ${uri} is not loaded`);
-  }
-}
+export { MissingVodError, type TrackResolver } from './played-items';
 
 export interface WindowSegment {
   /** Media sequence number. */
@@ -57,53 +40,6 @@ export interface PlaylistWindow {
 
 const MIN_SEGMENTS = 3;
 
-interface Played {
-  item: PlayoutItem;
-  range: ItemRange;
-  previous?: PlayoutItem;
-}
-
-/**
- * An item's range is a pure function of (item, track, cut) and every request of every rendition needs
- * it for each item of the tail: remembered per item and track while the cut stays the same.
- */
-const ranges = new WeakMap<PlayoutItem, Map<Track, { cut: number; range: ItemRange }>>();
-
-function rangeOf(item: PlayoutItem, track: Track, cut: number): ItemRange {
-  let perItem = ranges.get(item);
-  if (!perItem) {
-    perItem = new Map();
-    ranges.set(item, perItem);
-  }
-  const known = perItem.get(track);
-  if (known && known.cut === cut) return known.range;
-  const range = itemRange(item, track, cut);
-  perItem.set(track, { cut, range });
-  return range;
-}
-
-function playedItems(
-  items: readonly PlayoutItem[],
-  resolve: TrackResolver,
-  key: string,
-  nowMs: number,
-): { played: Played[]; nextStartMs: number } {
-  const cuts = cutsOf(items);
-  const out: Played[] = [];
-  let previous: PlayoutItem | undefined;
-  for (let k = 0; k < items.length; k++) {
-    const item = items[k]!;
-    if (isVoided(item, cuts[k]!)) continue;
-    if (item.startMs > nowMs) return { played: out, nextStartMs: item.startMs };
-    const track = resolve(item, key);
-    if (!track) throw new MissingVodError(item.uri);
-    const range = rangeOf(item, track, cuts[k]!);
-    if (range.end > range.first) out.push({ item, range, previous });
-    previous = item;
-  }
-  return { played: out, nextStartMs: Number.POSITIVE_INFINITY };
-}
-
 export function computeWindow(
   items: readonly PlayoutItem[],
   resolve: TrackResolver,
@@ -111,13 +47,17 @@ export function computeWindow(
   nowMs: number,
   windowMs: number,
 ): PlaylistWindow {
-  const { played, nextStartMs } = playedItems(items, resolve, key, nowMs);
+  const { played, count: started, nextStartMs, view } = playedItems(items, resolve, key, nowMs);
   const targetDurationS = items[items.length - 1]?.targetDurationS ?? 0;
-  // Visible = the longest prefix of ended segments: stop at the first item not fully ended.
-  let live = -1;
-  let visibleEnd = 0;
+  // Visible = the longest prefix of ended segments: stop at the first item not fully ended. An item
+  // fully ended stays so as the clock moves on: the scan starts where the last one at an earlier clock
+  // stopped (every entry before it has ended, and has segments).
+  const from = nowMs >= view.liveAtMs ? view.liveFrom : 0;
+  let live = from - 1;
+  let visibleEnd = from > 0 ? played[from - 1]!.range.end : 0;
   let nextChangeMs = nextStartMs;
-  for (let p = 0; p < played.length; p++) {
+  let p = from;
+  for (; p < started; p++) {
     const { item, range } = played[p]!;
     const ended = endedAt(item, range, nowMs);
     if (ended > range.first) {
@@ -129,7 +69,12 @@ export function computeWindow(
       break;
     }
   }
-  const picked: Array<{ p: number; i: number }> = [];
+  view.liveAtMs = nowMs;
+  view.liveFrom = p;
+  // Back from the live edge: how many segments fit, and where the first of them is (no list built).
+  let count = 0;
+  let headP = -1;
+  let headI = 0;
   let total = 0;
   for (let p = live, i = visibleEnd - 1; p >= 0; ) {
     const { item, range } = played[p]!;
@@ -139,16 +84,22 @@ export function computeWindow(
       continue;
     }
     const d = segmentStartMs(item, range, i + 1) - segmentStartMs(item, range, i);
-    if (picked.length >= MIN_SEGMENTS && total + d > windowMs) break;
-    picked.push({ p, i });
+    if (count >= MIN_SEGMENTS && total + d > windowMs) break;
+    count++;
+    headP = p;
+    headI = i;
     total += d;
     i--;
   }
-  picked.reverse();
-  const segments = picked.map(({ p, i }) => {
+  const segments = new Array<WindowSegment>(count);
+  for (let n = 0, p = headP, i = headI; n < count; n++, i++) {
+    if (i >= played[p]!.range.end) {
+      p++;
+      i = played[p]!.range.first;
+    }
     const { item, range, previous } = played[p]!;
     const pdtMs = segmentStartMs(item, range, i);
-    return {
+    segments[n] = {
       index: (item.segmentsBefore[key] ?? 0) + i - range.first,
       item,
       position: i - range.first,
@@ -159,13 +110,12 @@ export function computeWindow(
       discontinuity: isDiscontinuity(item, range, i),
       previousItem: previous,
     };
-  });
-  const head = picked[0];
+  }
   let discontinuitySequence = 0;
-  if (head) {
-    const { item, range } = played[head.p]!;
+  if (count > 0) {
+    const { item, range } = played[headP]!;
     discontinuitySequence =
-      (item.discontinuitiesBefore[key] ?? 0) + discontinuitiesInItemBefore(item, range, head.i);
+      (item.discontinuitiesBefore[key] ?? 0) + discontinuitiesInItemBefore(item, range, headI);
   }
   return {
     mediaSequence: segments[0]?.index ?? 0,

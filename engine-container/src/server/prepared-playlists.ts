@@ -1,54 +1,50 @@
 /**
- * A live media playlist's answer, built once per render instead of once per request: its UTF-8 bytes
- * and its headers (CORS, type, cache-control, content-length) in one object that node:http takes as it
- * is. Most requests are answered from the playlist cache with the same body, so encoding it and spreading
+ * Sending a live media playlist: its bytes come encoded from the playlist cache (one per render,
+ * channel/playlist-cache.ts), and its headers (CORS, type, cache-control, content-length) are one
+ * object node:http takes as it is, shared by every answer of the same length and max-age. Spreading
  * four header objects on every request was all allocation (garbage for the young generation) and no
- * work. Held per channel and rendition, the last body only: bounded by the channels' renditions, and
- * gone with its channel (a WeakMap on the channel's playlists).
+ * work. Bounded: lengths of playlists and a few max-ages; cleared when it ever holds more.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CORS_HEADERS, PLAYLIST_TYPE } from './respond';
 
-export interface PreparedPlaylist {
-  /** The body it was built from (compared by identity first: the cache hands out the same string). */
-  readonly body: string;
-  readonly maxAgeS: number;
-  readonly bytes: Buffer;
-  readonly headers: Readonly<Record<string, string>>;
-}
+type Headers = Readonly<Record<string, string>>;
 
-export function preparePlaylist(body: string, maxAgeS: number): PreparedPlaylist {
-  // Its own memory, not a slice of node's shared 8 KB pool: a kept slice would keep its whole slab.
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body, 'utf8'));
-  bytes.write(body, 'utf8');
+const MAX_SHARED = 4096;
+/** By max-age, then by length. */
+const shared = new Map<number, Map<number, Headers>>();
+let held = 0;
+
+export function playlistHeaders(length: number, maxAgeS: number): Headers {
+  let byLength = shared.get(maxAgeS);
+  const known = byLength?.get(length);
+  if (known) return known;
+  if (held >= MAX_SHARED) {
+    shared.clear();
+    held = 0;
+    byLength = undefined;
+  }
+  if (!byLength) {
+    byLength = new Map();
+    shared.set(maxAgeS, byLength);
+  }
   const headers = {
     ...CORS_HEADERS,
-    'content-length': String(bytes.length),
+    'content-length': String(length),
     'content-type': PLAYLIST_TYPE,
     'cache-control': `public, max-age=${maxAgeS}`,
   };
-  return { body, maxAgeS, bytes, headers };
+  byLength.set(length, headers);
+  held++;
+  return headers;
 }
 
-export class PreparedPlaylists {
-  private readonly byChannel = new WeakMap<object, Map<string, PreparedPlaylist>>();
-
-  /** The answer for `body`: the one built for the channel's rendition last time when it is the same. */
-  answer(channel: object, key: string, body: string, maxAgeS: number): PreparedPlaylist {
-    let renditions = this.byChannel.get(channel);
-    if (!renditions) {
-      renditions = new Map();
-      this.byChannel.set(channel, renditions);
-    }
-    const last = renditions.get(key);
-    if (last && last.body === body && last.maxAgeS === maxAgeS) return last;
-    const prepared = preparePlaylist(body, maxAgeS);
-    renditions.set(key, prepared);
-    return prepared;
-  }
-}
-
-export function sendPrepared(req: IncomingMessage, res: ServerResponse, prepared: PreparedPlaylist): void {
-  res.writeHead(200, prepared.headers);
-  res.end(req.method === 'HEAD' ? undefined : prepared.bytes);
+export function sendPlaylistBytes(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bytes: Buffer,
+  maxAgeS: number,
+): void {
+  res.writeHead(200, playlistHeaders(bytes.length, maxAgeS));
+  res.end(req.method === 'HEAD' ? undefined : bytes);
 }

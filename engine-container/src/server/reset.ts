@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forbidden, HttpError } from '../../../core/errors';
 import type { Logger } from '../../../core/logger';
 import { decodeSegment } from './path-segment';
+import type { RequestTarget } from './request-target';
 import { sendJson } from './respond';
 
 export interface ResetContext {
@@ -25,7 +26,7 @@ function keyMatches(given: string | undefined, expected: string): boolean {
 }
 
 /** The header keeps the key out of URLs (and so out of access logs); `?key=` still works. */
-function resetKeyOf(req: IncomingMessage, url: URL): string | undefined {
+function resetKeyOf(req: IncomingMessage, url: RequestTarget): string | undefined {
   const header = req.headers['x-reset-key'];
   return (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('key') ?? undefined;
 }
@@ -49,7 +50,7 @@ function caller(req: IncomingMessage, segment: string): Record<string, unknown> 
   };
 }
 
-async function reset(ctx: ResetContext, req: IncomingMessage, url: URL, segment: string) {
+async function reset(ctx: ResetContext, req: IncomingMessage, url: RequestTarget, segment: string) {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'POST')
     throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}`);
@@ -66,7 +67,7 @@ export async function serveReset(
   ctx: ResetContext,
   req: IncomingMessage,
   res: ServerResponse,
-  url: URL,
+  url: RequestTarget,
   segment: string,
 ): Promise<void> {
   try {

@@ -14,10 +14,12 @@ import { HttpError, notFound } from '../../../core/errors';
 import type { Logger } from '../../../core/logger';
 import type { EngineConfig } from '../config';
 import type { ChannelRuntime, EngineCore } from '../engine-core';
+import type { TimeshiftRange } from '../timeshift/timeshift-range';
 import type { ErrorLog } from './error-log';
 import type { EventStreams } from './event-stream';
 import { decodeSegment } from './path-segment';
-import { type PreparedPlaylists, sendPrepared } from './prepared-playlists';
+import { sendPlaylistBytes } from './prepared-playlists';
+import { type RequestTarget, requestTarget } from './request-target';
 import { serveReset } from './reset';
 import { CORS_HEADERS, sendError, sendJson, sendPlaylist } from './respond';
 import { serveStatic } from './static-files';
@@ -31,8 +33,6 @@ export interface ServerContext {
   log: Logger;
   /** The 5xx answered, logged once per kind and window. */
   errors: ErrorLog;
-  /** Live media playlists' bytes and headers, built once per render (prepared-playlists.ts). */
-  prepared: PreparedPlaylists;
 }
 
 const channelNotFound = (id: string) => new HttpError(404, 'channel_not_found', `no channel "${id}"`);
@@ -46,50 +46,82 @@ function channelFor(ctx: ServerContext, id: string, create: boolean): ChannelRun
   return ctx.core.upsertChannel(channel, 'auto');
 }
 
-async function channelRoute(
+/**
+ * What a route returns: nothing when it has answered already (a live playlist from the cache or
+ * rendered at once: most requests, which so make no promise), else the promise of its answer.
+ */
+type Answering = Promise<unknown> | undefined;
+
+/** The rendition key of a media playlist path (`<k>.m3u8`, `audio/<group>/<lang>.m3u8`, `subs/<lang>.m3u8`). */
+function renditionKeyOf(rest: string): string | undefined {
+  let m = rest.match(/^(\d+)\.m3u8$/);
+  if (m) return `v${Number(m[1])}`;
+  m = rest.match(/^audio\/([^/]+)\/([^/]+)\.m3u8$/);
+  if (m) return `a:${decodeSegment(m[1]!)}:${decodeSegment(m[2]!)}`;
+  m = rest.match(/^subs\/([^/]+)\.m3u8$/);
+  if (m) return `s:${decodeSegment(m[1]!)}`;
+  return undefined;
+}
+
+async function serveMaster(
   ctx: ServerContext,
   req: IncomingMessage,
   res: ServerResponse,
-  url: URL,
+  runtime: ChannelRuntime,
+  url: RequestTarget,
+  shifted: TimeshiftRange | undefined,
+): Promise<void> {
+  const filter = url.searchParams.get('filter') ?? undefined;
+  const body = shifted
+    ? await ctx.core.timeshift.master(runtime, shifted, filter)
+    : await runtime.playlists.master(filter);
+  sendPlaylist(req, res, body, ctx.config.cacheTTL);
+}
+
+async function serveShifted(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  runtime: ChannelRuntime,
+  key: string,
+  shifted: TimeshiftRange,
+): Promise<void> {
+  const body = await ctx.core.timeshift.media(runtime, key, shifted);
+  sendPlaylist(req, res, body, ctx.config.cacheTTL);
+}
+
+function channelRoute(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: RequestTarget,
   id: string,
   rest: string,
-) {
+): Answering {
   const runtime = channelFor(ctx, id, rest === 'master.m3u8');
   // `?start=` (and `&end=`): start-over and catch-up from the log (timeshift/).
   // Without a query there is nothing to parse (most requests: no URLSearchParams for them).
   const shifted = url.search === '' ? undefined : ctx.core.timeshift.range(url.searchParams);
-  if (rest === 'master.m3u8') {
-    const filter = url.searchParams.get('filter') ?? undefined;
-    const body = shifted
-      ? await ctx.core.timeshift.master(runtime, shifted, filter)
-      : await runtime.playlists.master(filter);
-    return sendPlaylist(req, res, body, ctx.config.cacheTTL);
-  }
-  const media = async (key: string) => {
-    if (shifted) {
-      const body = await ctx.core.timeshift.media(runtime, key, shifted);
-      return sendPlaylist(req, res, body, ctx.config.cacheTTL);
-    }
-    const { playlists } = runtime;
-    const body = playlists.cachedMediaPlaylist(key) ?? (await playlists.mediaPlaylist(key));
-    sendPrepared(req, res, ctx.prepared.answer(playlists, key, body, playlists.mediaMaxAgeS()));
-  };
-  let m = rest.match(/^(\d+)\.m3u8$/);
-  if (m) return media(`v${Number(m[1])}`);
-  m = rest.match(/^audio\/([^/]+)\/([^/]+)\.m3u8$/);
-  if (m) return media(`a:${decodeSegment(m[1]!)}:${decodeSegment(m[2]!)}`);
-  m = rest.match(/^subs\/([^/]+)\.m3u8$/);
-  if (m) return media(`s:${decodeSegment(m[1]!)}`);
-  throw notFound(`no playlist ${rest} on channel ${id}`);
+  if (rest === 'master.m3u8') return serveMaster(ctx, req, res, runtime, url, shifted);
+  const key = renditionKeyOf(rest);
+  if (key === undefined) throw notFound(`no playlist ${rest} on channel ${id}`);
+  if (shifted) return serveShifted(ctx, req, res, runtime, key, shifted);
+  const { playlists } = runtime;
+  const ready = playlists.readyMediaPlaylist(key);
+  if (!ready)
+    return playlists
+      .renderedMediaPlaylist(key)
+      .then((playlist) => sendPlaylistBytes(req, res, playlist.bytes, playlists.mediaMaxAgeS()));
+  sendPlaylistBytes(req, res, ready.bytes, playlists.mediaMaxAgeS());
 }
 
-async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Answering {
   const method = req.method ?? 'GET';
   if (method === 'OPTIONS') {
     res.writeHead(204, CORS_HEADERS).end();
     return;
   }
-  const url = new URL(req.url ?? '/', 'http://engine.invalid');
+  const url = requestTarget(req.url);
   const path = url.pathname;
   const reset = path.match(/^\/reset\/([^/]+)$/);
   if (reset) {
@@ -102,7 +134,10 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   }
   if (method !== 'GET' && method !== 'HEAD')
     throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
-  if (path === ctx.config.heartbeat) return sendJson(req, res, 200, health(ctx.core));
+  if (path === ctx.config.heartbeat) {
+    sendJson(req, res, 200, health(ctx.core));
+    return;
+  }
   const channel = path.match(/^\/channels\/([^/]+)\/(.+)$/);
   if (channel) return channelRoute(ctx, req, res, url, decodeSegment(channel[1]!), channel[2]!);
   if (path === '/live/master.m3u8') {
@@ -118,21 +153,23 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   if (stream && ctx.config.sessionEventStream) {
     const id = decodeSegment(stream[1]!);
     channelFor(ctx, id, false);
-    return ctx.streams.serve(req, res, id);
+    ctx.streams.serve(req, res, id);
+    return;
   }
-  if (path === ctx.config.dummySubtitleEndpoint) return serveDummyVtt(req, res);
+  if (path === ctx.config.dummySubtitleEndpoint) {
+    serveDummyVtt(req, res);
+    return;
+  }
   if (path === ctx.config.subtitleSliceEndpoint) return ctx.slicer.serve(req, res, url.searchParams);
   if (ctx.config.staticDirectory) return serveStatic(req, res, ctx.config.staticDirectory, path);
   throw notFound(`no route for ${method} ${path}`);
 }
 
-export async function handleRequest(
-  ctx: ServerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+/** Answers a request; an error, thrown at once or later, is answered in the one JSON shape. */
+export function handleRequest(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): void {
   try {
-    await route(ctx, req, res);
+    const answering = route(ctx, req, res);
+    if (answering) answering.catch((err: unknown) => sendError(req, res, err, ctx.errors));
   } catch (err) {
     sendError(req, res, err, ctx.errors);
   }
