@@ -9,12 +9,7 @@
  * with `node --cpu-prof --import tsx` for a profile.
  */
 import { parseArgs } from 'node:util';
-import {
-  fakeWorld,
-  makeCore,
-  ScriptedAssetManager,
-  vodResponse,
-} from '../test/engine/helpers/engine-fixtures';
+import { loopChannels, tick } from './bench/fake-clock/loop-channels';
 
 const { values: opts } = parseArgs({
   options: {
@@ -25,13 +20,9 @@ const { values: opts } = parseArgs({
 });
 const N = Number(opts.channels);
 const EVERY_MS = Number(opts['every-ms']);
-const MIN_TICK_MS = 20;
 
-const world = fakeWorld();
-const { core, clock } = makeCore(new ScriptedAssetManager(() => vodResponse(world.a)), {
-  fetch: world.origin.fetch,
-});
-for (let n = 0; n < N; n++) core.upsertChannel({ id: `c${n}`, name: `c${n}` });
+const engine = loopChannels(N);
+const { core, clock } = engine;
 await core.advanceAll();
 
 /** One request as routes.ts answers it: the bytes sent. */
@@ -42,10 +33,7 @@ async function request(n: number): Promise<unknown> {
 }
 
 async function tickUntil(ms: number): Promise<void> {
-  while (core.nextWakeMs() <= ms) {
-    clock.now = Math.max(core.nextWakeMs(), clock.now + MIN_TICK_MS);
-    await Promise.all(await core.kickDue());
-  }
+  while (await tick(engine, ms));
   clock.now = ms;
 }
 

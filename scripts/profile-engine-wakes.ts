@@ -7,12 +7,7 @@
  * --import tsx` for a profile.
  */
 import { parseArgs } from 'node:util';
-import {
-  fakeWorld,
-  makeCore,
-  ScriptedAssetManager,
-  vodResponse,
-} from '../test/engine/helpers/engine-fixtures';
+import { loopChannels, tick } from './bench/fake-clock/loop-channels';
 
 const { values: opts } = parseArgs({
   options: {
@@ -22,17 +17,13 @@ const { values: opts } = parseArgs({
 });
 const N = Number(opts.channels);
 const SECONDS = Number(opts.seconds);
-const MIN_TICK_MS = 20;
 const cpuUs = (since: NodeJS.CpuUsage) => {
   const u = process.cpuUsage(since);
   return u.user + u.system;
 };
 
-const world = fakeWorld();
-const { core, clock } = makeCore(new ScriptedAssetManager(() => vodResponse(world.a)), {
-  fetch: world.origin.fetch,
-});
-for (let n = 0; n < N; n++) core.upsertChannel({ id: `c${n}`, name: `c${n}` });
+const engine = loopChannels(N);
+const { core, clock } = engine;
 let t = process.cpuUsage();
 await core.advanceAll();
 console.log(`${N} channels created: ${(cpuUs(t) / N).toFixed(0)} µs of CPU per channel`);
@@ -45,10 +36,9 @@ core.events.subscribe((e) => {
 });
 const t0 = clock.now;
 const perSecond = new Map<number, number>();
-while (core.nextWakeMs() < t0 + SECONDS * 1000) {
-  clock.now = Math.max(core.nextWakeMs(), clock.now + MIN_TICK_MS);
+for (;;) {
   t = process.cpuUsage();
-  await Promise.all(await core.kickDue());
+  if (!(await tick(engine, t0 + SECONDS * 1000 - 1))) break;
   const second = Math.floor((clock.now - t0) / 1000);
   perSecond.set(second, (perSecond.get(second) ?? 0) + cpuUs(t));
 }

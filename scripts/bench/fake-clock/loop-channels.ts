@@ -1,0 +1,35 @@
+/**
+ * N Loop channels of one VOD in the engine's core on a fake clock, for the profiling scripts that
+ * measure CPU rather than wall time (profile-engine-renders.ts, profile-engine-wakes.ts): no I/O,
+ * timers or requests, just what the engine's own work costs.
+ */
+import {
+  fakeWorld,
+  makeCore,
+  ScriptedAssetManager,
+  vodResponse,
+} from '../../../test/engine/helpers/engine-fixtures';
+
+/** The engine's tick never runs faster than this (engine.ts), so neither does the fake one. */
+const MIN_TICK_MS = 20;
+
+export type FakeClockCore = ReturnType<typeof makeCore>;
+
+/** The core with `channels` Loop channels created (not yet advanced). */
+export function loopChannels(channels: number): FakeClockCore {
+  const world = fakeWorld();
+  const made = makeCore(new ScriptedAssetManager(() => vodResponse(world.a)), { fetch: world.origin.fetch });
+  for (let n = 0; n < channels; n++) made.core.upsertChannel({ id: `c${n}`, name: `c${n}` });
+  return made;
+}
+
+/**
+ * One tick as the engine drives it: the clock moved to the next channel due (at least MIN_TICK_MS on)
+ * and every due channel advanced. False, with the clock left alone, when none is due by `untilMs`.
+ */
+export async function tick({ core, clock }: FakeClockCore, untilMs: number): Promise<boolean> {
+  if (core.nextWakeMs() > untilMs) return false;
+  clock.now = Math.max(core.nextWakeMs(), clock.now + MIN_TICK_MS);
+  await Promise.all(await core.kickDue());
+  return true;
+}
