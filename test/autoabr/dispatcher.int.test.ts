@@ -262,3 +262,19 @@ describe('failures and stray messages', () => {
     expect(await jobs.get(waiting.id)).toMatchObject({ status: 'INACTIVE', phase: 'FAILED' });
   });
 });
+
+describe('creating a job', () => {
+  it('succeeds when a retried create finds its own first attempt already stored', async () => {
+    const job = await enqueue();
+    // What the SDK's retry of a put whose first answer timed out sends: the same job again.
+    await expect(jobs.create(job)).resolves.toBeUndefined();
+    expect((await jobs.get(job.id))?.createdAt).toBe(job.createdAt);
+  });
+
+  it('refuses another job under an id that is taken', async () => {
+    const job = await enqueue();
+    await expect(jobs.create({ ...job, createdAt: job.createdAt + 1 })).rejects.toMatchObject({
+      name: 'ConditionalCheckFailedException',
+    });
+  });
+});

@@ -29,9 +29,15 @@ export class DynamoJobStore implements JobStore {
   ) {}
 
   async create(job: JobItem): Promise<void> {
-    await this.ddb.send(
-      new PutCommand({ TableName: this.table, Item: job, ConditionExpression: 'attribute_not_exists(id)' }),
-    );
+    try {
+      await this.ddb.send(
+        new PutCommand({ TableName: this.table, Item: job, ConditionExpression: 'attribute_not_exists(id)' }),
+      );
+    } catch (err) {
+      // The SDK retries a put whose answer timed out; when that first attempt landed, the retry finds
+      // this very job (ids are random UUIDs): the job was created, and the request must say so.
+      if (!isConditionFailure(err) || !(await this.holds(job))) throw err;
+    }
     // The pointer only moves forward: a slower, older create never hides a newer job of the same name.
     try {
       await this.ddb.send(
@@ -45,6 +51,12 @@ export class DynamoJobStore implements JobStore {
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
+  }
+
+  /** Whether the table holds this job as created (a retried create's own first attempt). */
+  private async holds(job: JobItem): Promise<boolean> {
+    const stored = await this.get(job.id);
+    return stored?.createdAt === job.createdAt && stored.name === job.name && stored.tenant === job.tenant;
   }
 
   async get(id: string): Promise<JobItem | undefined> {
