@@ -101,7 +101,8 @@ it.skipIf(!chromiumAvailable())(
     const played = samples.at(-1)! - start;
     console.info(`console player: ${played.toFixed(1)} s played in ${WATCH_SECONDS} s of wall clock`);
     // Advancing throughout: every 5 samples later the video is further on.
-    for (let i = 5; i < samples.length; i += 5) expect(samples[i]!).toBeGreaterThan(samples[i - 5]!);
+    const seen = `positions, one a second: ${samples.map((t) => t.toFixed(2)).join(' ')}`;
+    for (let i = 5; i < samples.length; i += 5) expect(samples[i]!, seen).toBeGreaterThan(samples[i - 5]!);
     expect(await video.getAttribute('data-stalls')).toBe('0');
     expect(await page.locator('[data-stat="stalls"]').textContent()).toBe('0');
     expect(await page.locator('[data-stat="bitrate"]').textContent()).toMatch(/kbit\/s/);
