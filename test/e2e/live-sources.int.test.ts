@@ -179,37 +179,40 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
 }
 
 describe('live sources as packagers make them, in hls.js', () => {
-  it('plays a CMAF source with a 6-segment window in and out of a TS channel with its init sections, no 404 and no stall', async () => {
-    const source = await startLiveSource({ cmaf: true, demuxedAudio: true });
-    sources.push(source);
-    let events: ScheduleEvent[] = [];
-    const base = await channelOn(fixtures.demuxed.path, () => events);
-    const init = (name: string) => (uri: string | undefined) =>
-      uri === source.url.replace('master.m3u8', name);
-    await throughLive(base, (e) => (events = e), [
-      { source, want: { videoMap: init('init_0.mp4'), audioMap: init('init_English.mp4') } },
-    ]);
-    const sourceSegments = source.requests().filter((r) => /\.(m4s|mp4)$/.test(r.path));
-    const notFound = sourceSegments.filter((r) => r.status === 404);
-    console.log(
-      `CMAF live source: ${sourceSegments.length} segment requests at the source, ${notFound.length} answered 404`,
-    );
-    expect(sourceSegments.length).toBeGreaterThan(20);
-    expect(notFound).toEqual([]);
-  }, 150_000);
+  // Two players at a time (test/support/README.md, "The run"), each on its own engine and source.
+  describe.concurrent('one source each, side by side', () => {
+    it('plays a CMAF source with a 6-segment window in and out of a TS channel with its init sections, no 404 and no stall', async () => {
+      const source = await startLiveSource({ cmaf: true, demuxedAudio: true });
+      sources.push(source);
+      let events: ScheduleEvent[] = [];
+      const base = await channelOn(fixtures.demuxed.path, () => events);
+      const init = (name: string) => (uri: string | undefined) =>
+        uri === source.url.replace('master.m3u8', name);
+      await throughLive(base, (e) => (events = e), [
+        { source, want: { videoMap: init('init_0.mp4'), audioMap: init('init_English.mp4') } },
+      ]);
+      const sourceSegments = source.requests().filter((r) => /\.(m4s|mp4)$/.test(r.path));
+      const notFound = sourceSegments.filter((r) => r.status === 404);
+      console.log(
+        `CMAF live source: ${sourceSegments.length} segment requests at the source, ${notFound.length} answered 404`,
+      );
+      expect(sourceSegments.length).toBeGreaterThan(20);
+      expect(notFound).toEqual([]);
+    }, 150_000);
 
-  it('plays a TS source in and out of a CMAF channel: each TS segment with a map of its own PAT/PMT, no stall', async () => {
-    const source = await startLiveSource({ demuxedAudio: true });
-    sources.push(source);
-    let events: ScheduleEvent[] = [];
-    const base = await channelOn(fixtures.cmaf.path, () => events);
-    // A TS item in a window that lists fMP4 gets an EXT-X-MAP of its own first segment's PAT/PMT.
-    const ownTs = (rendition: string) => (uri: string | undefined) =>
-      uri?.startsWith(source.url.replace('master.m3u8', rendition)) === true && uri.endsWith('.ts');
-    await throughLive(base, (e) => (events = e), [
-      { source, want: { videoMap: ownTs('v0_'), audioMap: ownTs('v') } },
-    ]);
-  }, 150_000);
+    it('plays a TS source in and out of a CMAF channel: each TS segment with a map of its own PAT/PMT, no stall', async () => {
+      const source = await startLiveSource({ demuxedAudio: true });
+      sources.push(source);
+      let events: ScheduleEvent[] = [];
+      const base = await channelOn(fixtures.cmaf.path, () => events);
+      // A TS item in a window that lists fMP4 gets an EXT-X-MAP of its own first segment's PAT/PMT.
+      const ownTs = (rendition: string) => (uri: string | undefined) =>
+        uri?.startsWith(source.url.replace('master.m3u8', rendition)) === true && uri.endsWith('.ts');
+      await throughLive(base, (e) => (events = e), [
+        { source, want: { videoMap: ownTs('v0_'), audioMap: ownTs('v') } },
+      ]);
+    }, 150_000);
+  });
 
   it('plays an AES-128 TS source, then a byte-range CMAF source, in and out of a TS channel: keys and ranges passed through, no stall', async () => {
     const [aes, ranges] = await Promise.all([

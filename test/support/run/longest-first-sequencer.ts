@@ -9,27 +9,35 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const LONG_RUNNING: readonly string[] = [
-  // Longest first, by their seconds in a clean run (the slowest-files report). Their tables are in the
-  // run's DynamoDB Local but for the DynamoDB store-loss suite's (it kills its own).
+  // Longest first, by their seconds in a full run (the slowest-files report, 2026-11-27). Their tables
+  // are in the run's DynamoDB Local but for the DynamoDB store-loss suite's (it kills its own).
+  'test/engine-media/real-content.int.test.ts',
   'test/e2e/live-sources.int.test.ts',
   'test/reliability/engine-store-loss-dynamodb.int.test.ts',
-  'test/reliability/engine-store-loss-redis.int.test.ts',
   'test/e2e/schedule-media.int.test.ts',
   'test/e2e/live-mixing.int.test.ts',
+  'test/reliability/engine-store-loss-redis.int.test.ts',
+  'test/e2e/schedule-ad-breaks.int.test.ts',
   'test/e2e/console-schedule.int.test.ts',
-  'test/engine-ha/failover-dynamodb.int.test.ts',
-  'test/engine-media/real-content.int.test.ts',
+  'test/cdk/deployment-doors.int.test.ts',
   'test/e2e/console-asrun.int.test.ts',
+  'test/engine-ha/failover-dynamodb.int.test.ts',
   'test/engine-ha/failover-redis.int.test.ts',
-  'test/e2e/console-player.int.test.ts',
+  'test/cdk/console.int.test.ts',
+  'test/cdk/stack.int.test.ts',
   'test/e2e/live-renditions.int.test.ts',
-  'test/asrun/asrun-playback.int.test.ts',
+  'test/e2e/console-player.int.test.ts',
   'test/e2e/browser-playback.int.test.ts',
   'test/engine-media/latency.int.test.ts',
-  'test/e2e/engine-ha.int.test.ts',
-  'test/e2e/interstitial-playback.int.test.ts',
+  'test/asrun/asrun-playback.int.test.ts',
+  'test/e2e/slate-seam.int.test.ts',
   'test/autoabr/e2e.int.test.ts',
+  'test/reliability/store-outage.int.test.ts',
+  'test/reliability/autoabr-store-outage.int.test.ts',
+  'test/autoabr/results-s3.int.test.ts',
+  'test/e2e/engine-ha.int.test.ts',
   'test/e2e/channel-playback.int.test.ts',
+  'test/e2e/interstitial-playback.int.test.ts',
   'test/engine-host/polling-cost.int.test.ts',
 ];
 
