@@ -216,7 +216,7 @@ describe('live mixing through the schedule API', () => {
       (e) => !e.includes('Cannot reuse HTTP connection for different host'),
     );
     console.log(`ffmpeg: played ${played.playedSeconds.toFixed(1)} s, ${errors.length} errors`);
-    expect(errors, played.stderrTail).toEqual([]);
+    expect(errors, `${errors.join('\n')}\n--- ffmpeg's last lines:\n${played.stderrTail}`).toEqual([]);
     const play = await browser;
     if (play) {
       const context = () => `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}`;
