@@ -256,52 +256,55 @@ describe('a channel alternating TS and CMAF, in hls.js', () => {
   );
 });
 
-describe('a channel of TS items whose audio starts before their video (AAC priming)', () => {
-  it.skipIf(!chromiumAvailable())(
-    'keeps every fragment where the playlist puts it on hls.js’s timeline, across 4 items and more',
-    async () => {
-      const played = await playInBrowser(tsLoop, { seconds: 30 });
-      const main = (played.raw.bufferedFrags ?? []).filter((f) => f.type === 'main' && f.pdtMs !== null);
-      expect(main.length).toBeGreaterThanOrEqual(12); // 4 items of 3 segments
-      // hls.js places a fragment where its media time says; the playlist (PDT) where its EXTINFs say.
-      // A TS item listed shorter than hls.js plays it moves every later fragment by the difference.
-      const [first] = main;
-      const shiftsMs = main.map((f) =>
-        Math.round((f.start - first!.start - (f.pdtMs! - first!.pdtMs!) / 1000) * 1000),
-      );
-      console.log(`fragment start less playlist position, ms: ${shiftsMs.join(', ')}`);
-      expect(Math.max(...shiftsMs.map(Math.abs)), JSON.stringify(shiftsMs)).toBeLessThanOrEqual(5);
-    },
-    120_000,
-  );
-});
+// Two players side by side (test/support/README.md, "The run"), each on a channel of its own.
+describe.concurrent('fragments on hls.js’s timeline', () => {
+  describe('a channel of TS items whose audio starts before their video (AAC priming)', () => {
+    it.skipIf(!chromiumAvailable())(
+      'keeps every fragment where the playlist puts it on hls.js’s timeline, across 4 items and more',
+      async () => {
+        const played = await playInBrowser(tsLoop, { seconds: 30 });
+        const main = (played.raw.bufferedFrags ?? []).filter((f) => f.type === 'main' && f.pdtMs !== null);
+        expect(main.length).toBeGreaterThanOrEqual(12); // 4 items of 3 segments
+        // hls.js places a fragment where its media time says; the playlist (PDT) where its EXTINFs say.
+        // A TS item listed shorter than hls.js plays it moves every later fragment by the difference.
+        const [first] = main;
+        const shiftsMs = main.map((f) =>
+          Math.round((f.start - first!.start - (f.pdtMs! - first!.pdtMs!) / 1000) * 1000),
+        );
+        console.log(`fragment start less playlist position, ms: ${shiftsMs.join(', ')}`);
+        expect(Math.max(...shiftsMs.map(Math.abs)), JSON.stringify(shiftsMs)).toBeLessThanOrEqual(5);
+      },
+      120_000,
+    );
+  });
 
-describe('a CMAF channel (audio in its own renditions) with the engine’s TS slate as its preroll', () => {
-  it.skipIf(!chromiumAvailable())(
-    'keeps every fragment where the playlist puts it on hls.js’s timeline, loop after loop',
-    async () => {
-      const token = await trialToken('slate-preroll@acme.test');
-      const playback = await createChannel(token, {
-        name: 'media-slate-preroll',
-        type: 'Loop',
-        url: `${origin.url}/${fixtures.cmaf.path}`,
-        opts: { preroll: { url: `${system.urls.engine}/slate/master.m3u8`, duration: '4000' } },
-      });
-      await waitOnAir(playback);
-      const played = await playInBrowser(playback, { seconds: 40 });
-      const main = (played.raw.bufferedFrags ?? []).filter((f) => f.type === 'main' && f.pdtMs !== null);
-      expect(main.length).toBeGreaterThanOrEqual(20); // 2 loops and more of a 4 s slate and the 12 s VOD
-      // On a demuxed channel hls.js's main timeline is the video's: a TS item listed with its audio's
-      // overhang past the video moved every later fragment 11 ms earlier per slate.
-      const [first] = main;
-      const shiftsMs = main.map((f) =>
-        Math.round((f.start - first!.start - (f.pdtMs! - first!.pdtMs!) / 1000) * 1000),
-      );
-      console.log(`fragment start less playlist position, ms: ${shiftsMs.join(', ')}`);
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      const drift = median(shiftsMs.slice(-10)) - median(shiftsMs.slice(0, 10));
-      expect(Math.abs(drift), JSON.stringify(shiftsMs)).toBeLessThanOrEqual(5);
-    },
-    150_000,
-  );
+  describe('a CMAF channel (audio in its own renditions) with the engine’s TS slate as its preroll', () => {
+    it.skipIf(!chromiumAvailable())(
+      'keeps every fragment where the playlist puts it on hls.js’s timeline, loop after loop',
+      async () => {
+        const token = await trialToken('slate-preroll@acme.test');
+        const playback = await createChannel(token, {
+          name: 'media-slate-preroll',
+          type: 'Loop',
+          url: `${origin.url}/${fixtures.cmaf.path}`,
+          opts: { preroll: { url: `${system.urls.engine}/slate/master.m3u8`, duration: '4000' } },
+        });
+        await waitOnAir(playback);
+        const played = await playInBrowser(playback, { seconds: 40 });
+        const main = (played.raw.bufferedFrags ?? []).filter((f) => f.type === 'main' && f.pdtMs !== null);
+        expect(main.length).toBeGreaterThanOrEqual(20); // 2 loops and more of a 4 s slate and the 12 s VOD
+        // On a demuxed channel hls.js's main timeline is the video's: a TS item listed with its audio's
+        // overhang past the video moved every later fragment 11 ms earlier per slate.
+        const [first] = main;
+        const shiftsMs = main.map((f) =>
+          Math.round((f.start - first!.start - (f.pdtMs! - first!.pdtMs!) / 1000) * 1000),
+        );
+        console.log(`fragment start less playlist position, ms: ${shiftsMs.join(', ')}`);
+        const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+        const drift = median(shiftsMs.slice(-10)) - median(shiftsMs.slice(0, 10));
+        expect(Math.abs(drift), JSON.stringify(shiftsMs)).toBeLessThanOrEqual(5);
+      },
+      150_000,
+    );
+  });
 });
