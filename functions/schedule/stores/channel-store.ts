@@ -100,6 +100,13 @@ export function dynamoChannelStore(
   table: string,
   stamp: ChangeStamp,
 ): ChannelStore {
+  async function get(tenant: string, id: string): Promise<ChannelRecord | undefined> {
+    const res = await ddb.send(
+      new GetCommand({ TableName: table, Key: { tenant, id }, ConsistentRead: true }),
+    );
+    return res.Item ? toChannelRecord(res.Item) : undefined;
+  }
+
   return {
     async create(channel, nowMs) {
       try {
@@ -111,19 +118,17 @@ export function dynamoChannelStore(
             ConditionExpression: 'attribute_not_exists(id)',
           }),
         );
-        await stamp.bump();
-        return true;
       } catch (err) {
-        if (isConditionFailure(err)) return false;
-        throw err;
+        if (!isConditionFailure(err)) throw err;
+        // The SDK retries a put whose answer timed out: when that first attempt landed, the retry
+        // finds this very write (same moment, same title), and the channel was created after all.
+        const stored = await get(channel.tenant, channel.id);
+        if (stored?.createdAt !== nowMs || stored.title !== channel.title) return false;
       }
+      await stamp.bump();
+      return true;
     },
-    async get(tenant, id) {
-      const res = await ddb.send(
-        new GetCommand({ TableName: table, Key: { tenant, id }, ConsistentRead: true }),
-      );
-      return res.Item ? toChannelRecord(res.Item) : undefined;
-    },
+    get,
     async list(tenant, { limit, after }) {
       const page = await queryPage(
         ddb,
