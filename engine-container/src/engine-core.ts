@@ -60,7 +60,7 @@ export class EngineCore {
   private readonly wakes = new WakeQueue<ChannelRuntime>();
   /** The kick in progress (idle() waits for it: it may still start advances). */
   private kicking: Promise<void> | undefined;
-  /** The earliest wake among the channels the last kick found not due (its scan, reused by the tick). */
+  /** The earliest wake among the channels the last kick found not due, and of those it woke without a run. */
   laterWakeMs = Number.POSITIVE_INFINITY;
 
   constructor(
@@ -159,7 +159,8 @@ export class EngineCore {
    * due at once: they are started in slices of KICK_SLICE, yielding to the event loop between slices,
    * so requests are served meanwhile instead of waiting for a thousand advances in one block. A slice
    * also ends early after KICK_SLICE_MS of synchronous work. `proceed() === false` ends the kick at
-   * the next slice (the engine is stopping). Each run resolves with its channel's next wake.
+   * the next slice (the engine is stopping). Each run resolves with its channel's next wake; a wake
+   * done without a run (an item start alone, ChannelPlayout.wake) has none, and counts in laterWakeMs.
    */
   async kickDue(proceed: () => boolean = () => true): Promise<Promise<number>[]> {
     const run = this.kickSlices(proceed);
@@ -193,7 +194,10 @@ export class EngineCore {
       if (this.channels.get(runtime.playout.channel.id) !== runtime) continue;
       if (runtime.playout.nextWakeMs() > now) continue;
       const { playout } = runtime;
-      runs.push(playout.wake().then(() => playout.nextWakeMs()));
+      const run = playout.wake();
+      // An item start alone is done already: its next wake is known now, with no promise to wait on.
+      if (run) runs.push(run.then(() => playout.nextWakeMs()));
+      else this.laterWakeMs = Math.min(this.laterWakeMs, playout.nextWakeMs());
       inSlice++;
     }
     return runs;

@@ -9,6 +9,7 @@ import type { EngineEvents } from '../events';
 import { LiveMixer } from '../live/live-mixer';
 import type { Metrics } from '../metrics';
 import { type ChannelHeader, logEndMs, nextStartMs } from '../playout/append';
+import type { PlayoutItem } from '../playout/item';
 import type { PlayoutLogStore } from '../playout/log-store';
 import { firstItemToKeep, itemSummary, liveItem } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
@@ -25,7 +26,7 @@ import type { LadderSource, PlannedItem, Planner } from './planner';
 import { resumeAfterLive } from './resume-after-live';
 import { eventIdsOf, planScheduled, sameEvents } from './schedule';
 import { loadNewTailVods } from './tail-vods';
-import { planSpreadMs, wakeAtMs } from './wake';
+import { PLAN_BATCH_MS, planSpreadMs, wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
 
 export interface ChannelDeps {
@@ -48,7 +49,6 @@ const START_RETRY_MS = 2000;
 const WAITING_READ_MS = 30_000;
 /** Bound on appends per advance: a channel far behind catches up over several ticks. */
 const MAX_APPENDS_PER_ADVANCE = 32;
-const DONE: Promise<void> = Promise.resolve();
 
 export class ChannelPlayout {
   readonly tail: LogTail;
@@ -75,6 +75,9 @@ export class ChannelPlayout {
    * stays); lookAgain: a change (schedule, content) the next advance must look at, at once. */
   private changedFromMs: number | undefined;
   private lookAgain = false;
+  /** The header of the log's last item, made once (get header). */
+  private headerOf: PlayoutItem | undefined;
+  private lastHeader: ChannelHeader | undefined;
 
   constructor(
     public channel: Channel,
@@ -114,7 +117,14 @@ export class ChannelPlayout {
 
   get header(): ChannelHeader | undefined {
     const last = this.tail.last;
-    return last ? { ladder: last.ladder, targetDurationS: last.targetDurationS } : undefined;
+    if (!last) return undefined;
+    // One object per last item: asked several times in every wake and every request.
+    if (this.headerOf !== last)
+      [this.headerOf, this.lastHeader] = [
+        last,
+        { ladder: last.ladder, targetDurationS: last.targetDurationS },
+      ];
+    return this.lastHeader;
   }
 
   nextWakeMs(): number {
@@ -177,18 +187,19 @@ export class ChannelPlayout {
 
   /**
    * The tick's call for a due channel. A wake for an item start alone (the log reaches past the lead,
-   * nothing else to watch) needs no run: all channels created together start items in the same second.
+   * nothing else to watch) needs no run, nor a promise: all channels created together start items in
+   * the same second. Undefined when done so (the next wake is set).
    */
-  wake(): Promise<void> {
+  wake(): Promise<void> | undefined {
     const { header, tail } = this;
     const plain =
       !this.busy && !this.outage.failing && !this.scheduled && !this.mixer.holding && !this.lookAgain;
     if (!plain || !header || tail.pending.length > 0) return this.advance();
     if (logEndMs(tail.items) <= this.deps.config.clock() + this.leadMs(header)) return this.advance();
-    this.trim();
+    // Not trimmed here: the next run trims (a trim is a new version of the tail and a store call).
     this.announceStarted();
     this.setWake(this.computeWake());
-    return DONE;
+    return undefined;
   }
   private setWake(atMs: number): void {
     this.wakeAtMs = atMs;
@@ -332,13 +343,19 @@ export class ChannelPlayout {
     return planScheduled(this.deps.planner, ctx, this.schedule, this.playedEvents(), live);
   }
 
-  /** Extends the log to the lead; the caller releases the writer lease it may leave held. */
+  /**
+   * Extends the log to the lead, and a channel on air without a schedule, once it appends, on to
+   * PLAN_BATCH_MS past it (wake.ts); the caller releases the writer lease it may leave held.
+   */
   private async extend(): Promise<void> {
     const { config } = this.deps;
+    // A channel starting (or behind the clock) only catches up to the lead: start-up stays one pass.
+    const batches = !this.scheduled && logEndMs(this.tail.items) > config.clock();
+    let beyondMs = 0;
     for (let n = 0; n < MAX_APPENDS_PER_ADVANCE; n++) {
       const header = this.header;
       // Strictly ahead: a wake at exactly logEnd - lead (computeWake) must extend, not wait another tick.
-      if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header)) return;
+      if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header) + beyondMs) return;
       let upcoming: LadderSource | undefined;
       if (!header) {
         // The first items: the ladder comes from the channel's content, known ahead (header.ts). A
@@ -352,7 +369,7 @@ export class ChannelPlayout {
       const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
       const planned = await this.plan(startMs, header);
       if (planned.length === 0) return;
-      await this.appendAll(planned, startMs, header, upcoming);
+      if ((await this.appendAll(planned, startMs, header, upcoming)) && batches) beyondMs = PLAN_BATCH_MS;
     }
   }
 

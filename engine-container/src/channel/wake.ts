@@ -15,6 +15,14 @@ import type { PlayoutItem } from '../playout/item';
  * the planning over this many milliseconds. More lookahead is never less safe.
  */
 export const PLAN_SPREAD_MS = 8000;
+/**
+ * A channel on air that must plan plans this much more than its lead in the same run (one wake, one
+ * lease, one read of the log for several short items; ChannelPlayout.extend): its next planning is this
+ * much later. Every wake's fixed cost (the tick, the lease, the store reads, the run's promises) was as
+ * large as an item's own planning, and a loop of 12 s VODs planned every 12 s. More lookahead is never
+ * less safe; an item an hour long is still planned alone.
+ */
+export const PLAN_BATCH_MS = 30_000;
 /** Shares are whole steps of this: channels in one step are due together and share a tick. */
 const PLAN_SPREAD_STEP_MS = 250;
 
