@@ -15,7 +15,7 @@ import { EngineEvents } from './events';
 import { Metrics } from './metrics';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
-import { adaptiveTickCeilingMs } from './tick-ceiling';
+import { adaptiveTickCeilingMs, DEFAULT_TICK_CEILING_MS } from './tick-ceiling';
 import { TimeshiftPlaylists } from './timeshift/timeshift-playlists';
 import type { Channel, IAssetManager } from './types';
 import { WakeQueue } from './util/wake-queue';
@@ -30,6 +30,9 @@ import { VodCache } from './vod/vod-cache';
 export const KICK_SLICE = 32;
 /** A slice also ends once starting its advances took this long (slow machine, slow store client). */
 const KICK_SLICE_MS = 5;
+
+/** How long an adapted tick ceiling is kept (tickCeilingMs). */
+const CEILING_RECHECK_MS = 10_000;
 
 /** Advances advanceAll runs at once. */
 export const ADVANCES_IN_FLIGHT = 64;
@@ -62,6 +65,8 @@ export class EngineCore {
   private kicking: Promise<void> | undefined;
   /** The earliest wake among the channels the last kick found not due, and of those it woke without a run. */
   laterWakeMs = Number.POSITIVE_INFINITY;
+  /** The adapted tick ceiling and when it was computed (tickCeilingMs). */
+  private ceiling: { ms: number; atMs: number } | undefined;
 
   constructor(
     readonly assetManager: IAssetManager,
@@ -140,6 +145,7 @@ export class EngineCore {
 
   removeChannel(id: string): void {
     if (this.channels.delete(id)) {
+      this.ceiling = undefined;
       this.timeshift.forget(id);
       this.events.emit(id, 'channel_removed');
     }
@@ -248,10 +254,20 @@ export class EngineCore {
     return sinceMs === undefined ? { channels } : { channels, sinceMs };
   }
 
-  /** The longest the tick may sleep: maxTickInterval, else adapted to the channels' target durations. */
+  /**
+   * The longest the tick may sleep: maxTickInterval, else adapted to the channels' target durations.
+   * The adapted value scans every channel (a tenth of the idle engine's main thread at 20,000
+   * channels when done at every tick): it is kept for CEILING_RECHECK_MS, and forgotten when a channel
+   * is removed. A channel added meanwhile with a longer target duration only makes the tick look
+   * sooner than it must. The default while no channel has a target duration yet is not kept.
+   */
   tickCeilingMs(): number {
     if (this.config.maxTickInterval !== undefined) return this.config.maxTickInterval;
-    return adaptiveTickCeilingMs(this.targetDurationsS());
+    const now = this.config.clock();
+    if (this.ceiling && now - this.ceiling.atMs < CEILING_RECHECK_MS) return this.ceiling.ms;
+    const ms = adaptiveTickCeilingMs(this.targetDurationsS());
+    this.ceiling = ms === DEFAULT_TICK_CEILING_MS ? undefined : { ms, atMs: now };
+    return ms;
   }
 
   private *targetDurationsS(): Iterable<number | undefined> {
