@@ -65,7 +65,8 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
       `${load.rps.toFixed(0)} req/s, p99 ${load.latency.p99Ms.toFixed(1)} ms, server ${((100 * cpu) / load.seconds).toFixed(0)} %,`,
       `${(perRequest(cpu) * 1e6).toFixed(1)} us CPU/req, ${(perRequest(gcLoad.allocatedBytes) / 1024).toFixed(2)} KB allocated/req,`,
       `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${gcLoad.collections});`,
-      `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x)`,
+      `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x);`,
+      `idle % per s: ${idleCpu.perSecondPct.map((p) => p.toFixed(0)).join(' ')}`,
     ].join(' ');
   } finally {
     await engine.call('stop').catch(() => undefined);

@@ -5,7 +5,7 @@
  * served meanwhile; and every wake of a channel does the work it woke for.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PLAN_BATCH_MS, PLAN_SPREAD_MS } from '../../engine-container/src/channel/wake';
+import { PLAN_BATCH_MS, PLAN_SPREAD_MS, planBatchMs } from '../../engine-container/src/channel/wake';
 import { KICK_SLICE } from '../../engine-container/src/engine-core';
 import { logEndMs } from '../../engine-container/src/playout/append';
 import { TaskLoop } from '../../engine-container/src/util/task-loop';
@@ -149,7 +149,7 @@ describe('the engine tick', () => {
     expect(playout.nextWakeMs()).toBeGreaterThan(clock.now);
   });
 
-  it('plans PLAN_BATCH_MS past its lead in one run once on air, but only to its lead when it starts', async () => {
+  it('plans its batch past its lead in one run once on air, but only to its lead when it starts', async () => {
     const { core, clock, channels } = await loopChannels(1);
     const { playout } = channels[0]!;
     const aheadAtStartMs = logEndMs(playout.tail.items) - clock.now;
@@ -166,11 +166,22 @@ describe('the engine tick', () => {
       await run;
     }
 
-    expect(itemMs).toBeLessThan(PLAN_BATCH_MS);
+    const batchMs = planBatchMs(playout.channel.id);
+    expect(itemMs).toBeLessThanOrEqual(PLAN_BATCH_MS);
+    expect(batchMs).toBeGreaterThanOrEqual(PLAN_BATCH_MS);
     expect(aheadAtStartMs).toBeLessThanOrEqual(leadMs + itemMs);
     expect(runs).toBe(1);
     expect(appended).toBeGreaterThan(1);
-    expect(logEndMs(playout.tail.items) - clock.now).toBeGreaterThan(leadMs + PLAN_BATCH_MS);
+    expect(logEndMs(playout.tail.items) - clock.now).toBeGreaterThan(leadMs + batchMs);
+  });
+
+  it('gives channels batches of different lengths, so that channels which planned together plan apart later', () => {
+    const batches = new Set(Array.from({ length: 100 }, (_, n) => planBatchMs(`c${n}`)));
+    expect(batches.size).toBeGreaterThan(50);
+    for (const ms of batches) {
+      expect(ms).toBeGreaterThanOrEqual(PLAN_BATCH_MS);
+      expect(ms).toBeLessThan(2 * PLAN_BATCH_MS);
+    }
   });
 
   it('does useful work at every wake of a channel: its next wake is always later than the clock', async () => {

@@ -26,7 +26,7 @@ import type { LadderSource, PlannedItem, Planner } from './planner';
 import { resumeAfterLive } from './resume-after-live';
 import { eventIdsOf, planScheduled, sameEvents } from './schedule';
 import { loadNewTailVods } from './tail-vods';
-import { PLAN_BATCH_MS, planSpreadMs, wakeAtMs } from './wake';
+import { planBatchMs, planSpreadMs, wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
 
 export interface ChannelDeps {
@@ -69,6 +69,8 @@ export class ChannelPlayout {
   private readonly outage: OutageGuard;
   /** This channel's share of the planning spread (wake.ts): part of its lead. */
   private readonly spreadMs: number;
+  /** How far past its lead this channel plans once it must (wake.ts). */
+  private readonly batchMs: number;
   /** What a reset or a late event's cut-in needs of this channel (cuts.ts). */
   private readonly cuts: CutContext;
   /** From when the asset manager's content changed (contentChanged), until cut in (a change made meanwhile
@@ -85,6 +87,7 @@ export class ChannelPlayout {
   ) {
     this.tail = new LogTail(deps.store, channel.id, deps.config.clock, deps.config.playlistWindowMs);
     this.spreadMs = planSpreadMs(channel.id);
+    this.batchMs = planBatchMs(channel.id);
     // Whole milliseconds: Redis takes PX in integers (volatileKeyTTL may be a fraction of a second).
     const ttlMs = Math.max(1, Math.round(deps.config.volatileKeyTTL * 1000));
     this.lease = new WriterLease(deps.store, channel.id, deps.owner, ttlMs, deps.log);
@@ -344,8 +347,8 @@ export class ChannelPlayout {
   }
 
   /**
-   * Extends the log to the lead, and a channel on air without a schedule, once it appends, on to
-   * PLAN_BATCH_MS past it (wake.ts); the caller releases the writer lease it may leave held.
+   * Extends the log to the lead, and a channel on air without a schedule, once it appends, on to its
+   * batch past it (wake.ts, planBatchMs); the caller releases the writer lease it may leave held.
    */
   private async extend(): Promise<void> {
     const { config } = this.deps;
@@ -369,7 +372,7 @@ export class ChannelPlayout {
       const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
       const planned = await this.plan(startMs, header);
       if (planned.length === 0) return;
-      if ((await this.appendAll(planned, startMs, header, upcoming)) && batches) beyondMs = PLAN_BATCH_MS;
+      if ((await this.appendAll(planned, startMs, header, upcoming)) && batches) beyondMs = this.batchMs;
     }
   }
 
