@@ -9,7 +9,6 @@ import type { EngineEvents } from '../events';
 import { LiveMixer } from '../live/live-mixer';
 import type { Metrics } from '../metrics';
 import { type ChannelHeader, logEndMs, nextStartMs } from '../playout/append';
-import type { PlayoutItem } from '../playout/item';
 import type { PlayoutLogStore } from '../playout/log-store';
 import { firstItemToKeep, itemSummary, liveItem } from '../playout/log-upkeep';
 import type { TrackResolver } from '../playout/window';
@@ -26,7 +25,7 @@ import type { LadderSource, PlannedItem, Planner } from './planner';
 import { resumeAfterLive } from './resume-after-live';
 import { eventIdsOf, planScheduled, sameEvents } from './schedule';
 import { loadNewTailVods } from './tail-vods';
-import { planBatchMs, planSpreadMs, wakeAtMs } from './wake';
+import { leadMs, planBatchMs, planSpreadMs, wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
 
 export interface ChannelDeps {
@@ -67,9 +66,8 @@ export class ChannelPlayout {
   private played: { version: number; events: Set<string> } | undefined;
   /** Failing advances (an unreachable store, mostly): backoff and log rate. */
   private readonly outage: OutageGuard;
-  /** This channel's share of the planning spread (wake.ts): part of its lead. */
+  /** This channel's shares (wake.ts): of the planning spread (part of its lead), and its planning batch. */
   private readonly spreadMs: number;
-  /** How far past its lead this channel plans once it must (wake.ts). */
   private readonly batchMs: number;
   /** What a reset or a late event's cut-in needs of this channel (cuts.ts). */
   private readonly cuts: CutContext;
@@ -77,9 +75,6 @@ export class ChannelPlayout {
    * stays); lookAgain: a change (schedule, content) the next advance must look at, at once. */
   private changedFromMs: number | undefined;
   private lookAgain = false;
-  /** The header of the log's last item, made once (get header). */
-  private headerOf: PlayoutItem | undefined;
-  private lastHeader: ChannelHeader | undefined;
 
   constructor(
     public channel: Channel,
@@ -119,15 +114,7 @@ export class ChannelPlayout {
   }
 
   get header(): ChannelHeader | undefined {
-    const last = this.tail.last;
-    if (!last) return undefined;
-    // One object per last item: asked several times in every wake and every request.
-    if (this.headerOf !== last)
-      [this.headerOf, this.lastHeader] = [
-        last,
-        { ladder: last.ladder, targetDurationS: last.targetDurationS },
-      ];
-    return this.lastHeader;
+    return this.tail.header;
   }
 
   nextWakeMs(): number {
@@ -248,17 +235,10 @@ export class ChannelPlayout {
     return continueLocally({ channel: this.channel, tail: this.tail, planner, resolve, log, config });
   }
 
-  /**
-   * How much log is kept ahead of now: two target durations, plus one ask and VOD load; with leases,
-   * plus a lease's life and a second ask and load, so that a holder dying just before its append is
-   * replaced before players run out (README, "High availability": the timing budget); plus the
-   * channel's share of the planning spread.
-   */
+  /** How much log is kept ahead of now (wake.ts). */
   private leadMs(header: ChannelHeader): number {
-    const { getNextVodTimeoutMs, vodLoadTimeoutMs } = this.deps.config;
-    const planMs = getNextVodTimeoutMs + vodLoadTimeoutMs;
-    const failoverMs = this.lease.enabled ? this.lease.ttlMs + planMs : 0;
-    return 2 * header.targetDurationS * 1000 + planMs + failoverMs + this.spreadMs;
+    const leaseTtlMs = this.lease.enabled ? this.lease.ttlMs : undefined;
+    return leadMs(header.targetDurationS, this.deps.config, leaseTtlMs, this.spreadMs);
   }
 
   /** When the channel next needs an advance (wake.ts). */
@@ -346,10 +326,8 @@ export class ChannelPlayout {
     return planScheduled(this.deps.planner, ctx, this.schedule, this.playedEvents(), live);
   }
 
-  /**
-   * Extends the log to the lead, and a channel on air without a schedule, once it appends, on to its
-   * batch past it (wake.ts, planBatchMs); the caller releases the writer lease it may leave held.
-   */
+  /** Extends the log to the lead, and a channel on air without a schedule, once it appends, on to its
+   * batch past it (wake.ts, planBatchMs); the caller releases the writer lease it may leave held. */
   private async extend(): Promise<void> {
     const { config } = this.deps;
     // A channel starting (or behind the clock) only catches up to the lead: start-up stays one pass.

@@ -4,6 +4,7 @@
  * items after the last one that has started can start later, and an item cut by a reset never starts:
  * scanning back from the end finds the next start in O(upcoming).
  */
+import type { EngineConfig } from '../config';
 import { logEndMs } from '../playout/append';
 import type { PlayoutItem } from '../playout/item';
 
@@ -67,4 +68,21 @@ export function wakeAtMs(
   // A LIVE event holds the log's end: its own schedule replaces the lookahead.
   if (liveWakeMs !== undefined) return Math.min(liveWakeMs, nextStart);
   return Math.min(logEndMs(items) - leadMs, nextStart);
+}
+
+/**
+ * How much log a channel keeps ahead of now: two target durations, plus one ask and VOD load; with
+ * leases (leaseTtlMs), plus a lease's life and a second ask and load, so that a holder dying just
+ * before its append is replaced before players run out (README, "High availability": the timing
+ * budget); plus the channel's share of the planning spread.
+ */
+export function leadMs(
+  targetDurationS: number,
+  config: Pick<EngineConfig, 'getNextVodTimeoutMs' | 'vodLoadTimeoutMs'>,
+  leaseTtlMs: number | undefined,
+  spreadMs: number,
+): number {
+  const planMs = config.getNextVodTimeoutMs + config.vodLoadTimeoutMs;
+  const failoverMs = leaseTtlMs === undefined ? 0 : leaseTtlMs + planMs;
+  return 2 * targetDurationS * 1000 + planMs + failoverMs + spreadMs;
 }
