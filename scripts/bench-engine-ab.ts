@@ -61,11 +61,12 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
     const perRequest = (x: number) => x / Math.max(1, load.requests);
     return [
       `${spec.split('/').pop()} ${channels} ch, load ${machineLoad().split(' ')[0]}:`,
-      `start ${(added.ms / 1000).toFixed(2)} s (CPU ${startCpuS.toFixed(2)} s), idle ${idleCpu.avgPct.toFixed(2)} %;`,
+      `start ${(added.ms / 1000).toFixed(2)} s (CPU ${startCpuS.toFixed(2)} s), idle ${idleCpu.avgPct.toFixed(2)} % (worst s ${idleCpu.worstSecondPct.toFixed(0)} %);`,
       `${load.rps.toFixed(0)} req/s, p99 ${load.latency.p99Ms.toFixed(1)} ms, server ${((100 * cpu) / load.seconds).toFixed(0)} %,`,
       `${(perRequest(cpu) * 1e6).toFixed(1)} us CPU/req, ${(perRequest(gcLoad.allocatedBytes) / 1024).toFixed(2)} KB allocated/req,`,
       `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${gcLoad.collections});`,
-      `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x)`,
+      `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x);`,
+      `idle % per s: ${idleCpu.perSecondPct.map((p) => p.toFixed(0)).join(' ')}`,
     ].join(' ');
   } finally {
     await engine.call('stop').catch(() => undefined);

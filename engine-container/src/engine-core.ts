@@ -15,7 +15,7 @@ import { EngineEvents } from './events';
 import { Metrics } from './metrics';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
-import { adaptiveTickCeilingMs } from './tick-ceiling';
+import { adaptiveTickCeilingMs, DEFAULT_TICK_CEILING_MS } from './tick-ceiling';
 import { TimeshiftPlaylists } from './timeshift/timeshift-playlists';
 import type { Channel, IAssetManager } from './types';
 import { WakeQueue } from './util/wake-queue';
@@ -30,6 +30,9 @@ import { VodCache } from './vod/vod-cache';
 export const KICK_SLICE = 32;
 /** A slice also ends once starting its advances took this long (slow machine, slow store client). */
 const KICK_SLICE_MS = 5;
+
+/** How long an adapted tick ceiling is kept (tickCeilingMs). */
+const CEILING_RECHECK_MS = 10_000;
 
 /** Advances advanceAll runs at once. */
 export const ADVANCES_IN_FLIGHT = 64;
@@ -60,8 +63,10 @@ export class EngineCore {
   private readonly wakes = new WakeQueue<ChannelRuntime>();
   /** The kick in progress (idle() waits for it: it may still start advances). */
   private kicking: Promise<void> | undefined;
-  /** The earliest wake among the channels the last kick found not due (its scan, reused by the tick). */
+  /** The earliest wake among the channels the last kick found not due, and of those it woke without a run. */
   laterWakeMs = Number.POSITIVE_INFINITY;
+  /** The adapted tick ceiling and when it was computed (tickCeilingMs). */
+  private ceiling: { ms: number; atMs: number } | undefined;
 
   constructor(
     readonly assetManager: IAssetManager,
@@ -140,6 +145,7 @@ export class EngineCore {
 
   removeChannel(id: string): void {
     if (this.channels.delete(id)) {
+      this.ceiling = undefined;
       this.timeshift.forget(id);
       this.events.emit(id, 'channel_removed');
     }
@@ -159,7 +165,8 @@ export class EngineCore {
    * due at once: they are started in slices of KICK_SLICE, yielding to the event loop between slices,
    * so requests are served meanwhile instead of waiting for a thousand advances in one block. A slice
    * also ends early after KICK_SLICE_MS of synchronous work. `proceed() === false` ends the kick at
-   * the next slice (the engine is stopping). Each run resolves with its channel's next wake.
+   * the next slice (the engine is stopping). Each run resolves with its channel's next wake; a wake
+   * done without a run (an item start alone, ChannelPlayout.wake) has none, and counts in laterWakeMs.
    */
   async kickDue(proceed: () => boolean = () => true): Promise<Promise<number>[]> {
     const run = this.kickSlices(proceed);
@@ -193,7 +200,10 @@ export class EngineCore {
       if (this.channels.get(runtime.playout.channel.id) !== runtime) continue;
       if (runtime.playout.nextWakeMs() > now) continue;
       const { playout } = runtime;
-      runs.push(playout.wake().then(() => playout.nextWakeMs()));
+      const run = playout.wake();
+      // An item start alone is done already: its next wake is known now, with no promise to wait on.
+      if (run) runs.push(run.then(() => playout.nextWakeMs()));
+      else this.laterWakeMs = Math.min(this.laterWakeMs, playout.nextWakeMs());
       inSlice++;
     }
     return runs;
@@ -244,10 +254,20 @@ export class EngineCore {
     return sinceMs === undefined ? { channels } : { channels, sinceMs };
   }
 
-  /** The longest the tick may sleep: maxTickInterval, else adapted to the channels' target durations. */
+  /**
+   * The longest the tick may sleep: maxTickInterval, else adapted to the channels' target durations.
+   * The adapted value scans every channel (a tenth of the idle engine's main thread at 20,000
+   * channels when done at every tick): it is kept for CEILING_RECHECK_MS, and forgotten when a channel
+   * is removed. A channel added meanwhile with a longer target duration only makes the tick look
+   * sooner than it must. The default while no channel has a target duration yet is not kept.
+   */
   tickCeilingMs(): number {
     if (this.config.maxTickInterval !== undefined) return this.config.maxTickInterval;
-    return adaptiveTickCeilingMs(this.targetDurationsS());
+    const now = this.config.clock();
+    if (this.ceiling && now - this.ceiling.atMs < CEILING_RECHECK_MS) return this.ceiling.ms;
+    const ms = adaptiveTickCeilingMs(this.targetDurationsS());
+    this.ceiling = ms === DEFAULT_TICK_CEILING_MS ? undefined : { ms, atMs: now };
+    return ms;
   }
 
   private *targetDurationsS(): Iterable<number | undefined> {

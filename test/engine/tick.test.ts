@@ -1,12 +1,13 @@
 /**
  * The engine tick: channels that change VOD in the same second plan their next items spread over
- * several seconds, and announce their starts without a run; when many channels are due at once,
+ * several seconds, several short items in one run, and announce their starts without a run; when many channels are due at once,
  * their advances are started in slices with a turn of the event loop between slices, so requests are
  * served meanwhile; and every wake of a channel does the work it woke for.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PLAN_SPREAD_MS } from '../../engine-container/src/channel/wake';
+import { PLAN_BATCH_MS, PLAN_SPREAD_MS, planBatchMs } from '../../engine-container/src/channel/wake';
 import { KICK_SLICE } from '../../engine-container/src/engine-core';
+import { logEndMs } from '../../engine-container/src/playout/append';
 import { TaskLoop } from '../../engine-container/src/util/task-loop';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
 
@@ -60,7 +61,7 @@ describe('the engine tick', () => {
     clock.now = allDueAt(channels);
     expect(channels.every((c) => c.playout.nextWakeMs() <= clock.now)).toBe(true);
     const startedInTurn: number[] = [];
-    const appendedInTurn: number[] = [];
+    const appendedInTurn = new Map<number, Set<string>>();
     // Scheduled before the tick starts: it must get its turn before the tick has advanced every channel.
     const turns = new TurnCounter();
     for (const { playout } of channels) {
@@ -70,7 +71,11 @@ describe('the engine tick', () => {
         return advance();
       });
     }
-    core.events.subscribe((e) => e.type === 'item_appended' && appendedInTurn.push(turns.turn));
+    core.events.subscribe((e) => {
+      if (e.type !== 'item_appended') return;
+      const inTurn = appendedInTurn.get(turns.turn) ?? new Set<string>();
+      appendedInTurn.set(turns.turn, inTurn.add(e.channelId));
+    });
 
     const runs = await core.kickDue();
     await Promise.all(runs);
@@ -81,9 +86,10 @@ describe('the engine tick', () => {
     // The longest block without a turn of the event loop starts (and here, runs) one slice of advances.
     expect(Math.max(...countBy(startedInTurn))).toBeLessThanOrEqual(KICK_SLICE);
     expect(countBy(startedInTurn).length).toBeGreaterThanOrEqual(Math.ceil(CHANNELS / KICK_SLICE));
-    // The channels did their work (each appended its next item), spread over those turns too.
-    expect(appendedInTurn).toHaveLength(CHANNELS);
-    expect(Math.max(...countBy(appendedInTurn))).toBeLessThanOrEqual(KICK_SLICE);
+    // The channels did their work (each appended its next items), spread over those turns too.
+    const appending = [...appendedInTurn.values()];
+    expect(new Set(appending.flatMap((inTurn) => [...inTurn])).size).toBe(CHANNELS);
+    expect(Math.max(...appending.map((inTurn) => inTurn.size))).toBeLessThanOrEqual(KICK_SLICE);
   });
 
   it('starts no more advances once the engine is stopping, and idle() waits for the ones started', async () => {
@@ -103,10 +109,11 @@ describe('the engine tick', () => {
 
   it('spreads the planning of channels whose items end in the same second over several seconds', async () => {
     const { core, clock } = await loopChannels();
-    const appendedInSecond = new Map<number, number>();
+    const planningInSecond = new Map<number, Set<string>>();
     core.events.subscribe((e) => {
+      if (e.type !== 'item_appended') return;
       const second = Math.floor(clock.now / 1000);
-      if (e.type === 'item_appended') appendedInSecond.set(second, (appendedInSecond.get(second) ?? 0) + 1);
+      planningInSecond.set(second, (planningInSecond.get(second) ?? new Set()).add(e.channelId));
     });
     // One VOD cycle of the engine's tick (never faster than every 20 ms): every channel plans once.
     const endMs = clock.now + 20_000;
@@ -114,7 +121,7 @@ describe('the engine tick', () => {
       clock.now = Math.max(core.nextWakeMs(), clock.now + 20);
       await Promise.all(await core.kickDue());
     }
-    const counts = [...appendedInSecond.values()];
+    const counts = [...planningInSecond.values()].map((channels) => channels.size);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(CHANNELS);
     expect(counts.length).toBeGreaterThanOrEqual(PLAN_SPREAD_MS / 1000 - 1);
     expect(Math.max(...counts)).toBeLessThanOrEqual(CHANNELS / 4);
@@ -136,10 +143,45 @@ describe('the engine tick', () => {
     const runs = await core.kickDue();
     await Promise.all(runs);
 
-    expect(runs).toHaveLength(1);
+    expect(runs).toHaveLength(0);
     expect(started).toEqual([startsAt]);
     expect(advance).not.toHaveBeenCalled();
     expect(playout.nextWakeMs()).toBeGreaterThan(clock.now);
+  });
+
+  it('plans its batch past its lead in one run once on air, but only to its lead when it starts', async () => {
+    const { core, clock, channels } = await loopChannels(1);
+    const { playout } = channels[0]!;
+    const aheadAtStartMs = logEndMs(playout.tail.items) - clock.now;
+    const itemMs = playout.tail.last!.durationMs;
+    let appended = 0;
+    core.events.subscribe((e) => e.type === 'item_appended' && appended++);
+    let runs = 0;
+    let leadMs = 0;
+    while (appended === 0) {
+      clock.now = playout.nextWakeMs();
+      leadMs = logEndMs(playout.tail.items) - clock.now;
+      const run = playout.wake();
+      if (run) runs++;
+      await run;
+    }
+
+    const batchMs = planBatchMs(playout.channel.id);
+    expect(itemMs).toBeLessThanOrEqual(PLAN_BATCH_MS);
+    expect(batchMs).toBeGreaterThanOrEqual(PLAN_BATCH_MS);
+    expect(aheadAtStartMs).toBeLessThanOrEqual(leadMs + itemMs);
+    expect(runs).toBe(1);
+    expect(appended).toBeGreaterThan(1);
+    expect(logEndMs(playout.tail.items) - clock.now).toBeGreaterThan(leadMs + batchMs);
+  });
+
+  it('gives channels batches of different lengths, so that channels which planned together plan apart later', () => {
+    const batches = new Set(Array.from({ length: 100 }, (_, n) => planBatchMs(`c${n}`)));
+    expect(batches.size).toBeGreaterThan(50);
+    for (const ms of batches) {
+      expect(ms).toBeGreaterThanOrEqual(PLAN_BATCH_MS);
+      expect(ms).toBeLessThan(2 * PLAN_BATCH_MS);
+    }
   });
 
   it('does useful work at every wake of a channel: its next wake is always later than the clock', async () => {

@@ -25,7 +25,7 @@ import type { LadderSource, PlannedItem, Planner } from './planner';
 import { resumeAfterLive } from './resume-after-live';
 import { eventIdsOf, planScheduled, sameEvents } from './schedule';
 import { loadNewTailVods } from './tail-vods';
-import { planSpreadMs, wakeAtMs } from './wake';
+import { leadMs, planBatchMs, planSpreadMs, wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
 
 export interface ChannelDeps {
@@ -48,7 +48,6 @@ const START_RETRY_MS = 2000;
 const WAITING_READ_MS = 30_000;
 /** Bound on appends per advance: a channel far behind catches up over several ticks. */
 const MAX_APPENDS_PER_ADVANCE = 32;
-const DONE: Promise<void> = Promise.resolve();
 
 export class ChannelPlayout {
   readonly tail: LogTail;
@@ -67,8 +66,9 @@ export class ChannelPlayout {
   private played: { version: number; events: Set<string> } | undefined;
   /** Failing advances (an unreachable store, mostly): backoff and log rate. */
   private readonly outage: OutageGuard;
-  /** This channel's share of the planning spread (wake.ts): part of its lead. */
+  /** This channel's shares (wake.ts): of the planning spread (part of its lead), and its planning batch. */
   private readonly spreadMs: number;
+  private readonly batchMs: number;
   /** What a reset or a late event's cut-in needs of this channel (cuts.ts). */
   private readonly cuts: CutContext;
   /** From when the asset manager's content changed (contentChanged), until cut in (a change made meanwhile
@@ -82,6 +82,7 @@ export class ChannelPlayout {
   ) {
     this.tail = new LogTail(deps.store, channel.id, deps.config.clock, deps.config.playlistWindowMs);
     this.spreadMs = planSpreadMs(channel.id);
+    this.batchMs = planBatchMs(channel.id);
     // Whole milliseconds: Redis takes PX in integers (volatileKeyTTL may be a fraction of a second).
     const ttlMs = Math.max(1, Math.round(deps.config.volatileKeyTTL * 1000));
     this.lease = new WriterLease(deps.store, channel.id, deps.owner, ttlMs, deps.log);
@@ -113,8 +114,7 @@ export class ChannelPlayout {
   }
 
   get header(): ChannelHeader | undefined {
-    const last = this.tail.last;
-    return last ? { ladder: last.ladder, targetDurationS: last.targetDurationS } : undefined;
+    return this.tail.header;
   }
 
   nextWakeMs(): number {
@@ -177,18 +177,19 @@ export class ChannelPlayout {
 
   /**
    * The tick's call for a due channel. A wake for an item start alone (the log reaches past the lead,
-   * nothing else to watch) needs no run: all channels created together start items in the same second.
+   * nothing else to watch) needs no run, nor a promise: all channels created together start items in
+   * the same second. Undefined when done so (the next wake is set).
    */
-  wake(): Promise<void> {
+  wake(): Promise<void> | undefined {
     const { header, tail } = this;
     const plain =
       !this.busy && !this.outage.failing && !this.scheduled && !this.mixer.holding && !this.lookAgain;
     if (!plain || !header || tail.pending.length > 0) return this.advance();
     if (logEndMs(tail.items) <= this.deps.config.clock() + this.leadMs(header)) return this.advance();
-    this.trim();
+    // Not trimmed here: the next run trims (a trim is a new version of the tail and a store call).
     this.announceStarted();
     this.setWake(this.computeWake());
-    return DONE;
+    return undefined;
   }
   private setWake(atMs: number): void {
     this.wakeAtMs = atMs;
@@ -234,17 +235,10 @@ export class ChannelPlayout {
     return continueLocally({ channel: this.channel, tail: this.tail, planner, resolve, log, config });
   }
 
-  /**
-   * How much log is kept ahead of now: two target durations, plus one ask and VOD load; with leases,
-   * plus a lease's life and a second ask and load, so that a holder dying just before its append is
-   * replaced before players run out (README, "High availability": the timing budget); plus the
-   * channel's share of the planning spread.
-   */
+  /** How much log is kept ahead of now (wake.ts). */
   private leadMs(header: ChannelHeader): number {
-    const { getNextVodTimeoutMs, vodLoadTimeoutMs } = this.deps.config;
-    const planMs = getNextVodTimeoutMs + vodLoadTimeoutMs;
-    const failoverMs = this.lease.enabled ? this.lease.ttlMs + planMs : 0;
-    return 2 * header.targetDurationS * 1000 + planMs + failoverMs + this.spreadMs;
+    const leaseTtlMs = this.lease.enabled ? this.lease.ttlMs : undefined;
+    return leadMs(header.targetDurationS, this.deps.config, leaseTtlMs, this.spreadMs);
   }
 
   /** When the channel next needs an advance (wake.ts). */
@@ -332,13 +326,17 @@ export class ChannelPlayout {
     return planScheduled(this.deps.planner, ctx, this.schedule, this.playedEvents(), live);
   }
 
-  /** Extends the log to the lead; the caller releases the writer lease it may leave held. */
+  /** Extends the log to the lead, and a channel on air without a schedule, once it appends, on to its
+   * batch past it (wake.ts, planBatchMs); the caller releases the writer lease it may leave held. */
   private async extend(): Promise<void> {
     const { config } = this.deps;
+    // A channel starting (or behind the clock) only catches up to the lead: start-up stays one pass.
+    const batches = !this.scheduled && logEndMs(this.tail.items) > config.clock();
+    let beyondMs = 0;
     for (let n = 0; n < MAX_APPENDS_PER_ADVANCE; n++) {
       const header = this.header;
       // Strictly ahead: a wake at exactly logEnd - lead (computeWake) must extend, not wait another tick.
-      if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header)) return;
+      if (header && logEndMs(this.tail.items) > config.clock() + this.leadMs(header) + beyondMs) return;
       let upcoming: LadderSource | undefined;
       if (!header) {
         // The first items: the ladder comes from the channel's content, known ahead (header.ts). A
@@ -352,7 +350,7 @@ export class ChannelPlayout {
       const startMs = nextStartMs(this.tail.items, config.clock(), config.playlistWindowMs);
       const planned = await this.plan(startMs, header);
       if (planned.length === 0) return;
-      await this.appendAll(planned, startMs, header, upcoming);
+      if ((await this.appendAll(planned, startMs, header, upcoming)) && batches) beyondMs = this.batchMs;
     }
   }
 

@@ -17,6 +17,7 @@
  */
 import type { EngineConfig } from '../config';
 import { buildLadder } from '../ladder/output-ladder';
+import { sharedLadder } from '../ladder/shared-ladder';
 import type { ChannelHeader } from '../playout/append';
 import type { Channel, ChannelMedia } from '../types';
 import type { ParsedVod } from '../vod/parsed-vod';
@@ -62,7 +63,7 @@ export function decideHeader(
   const vods = [...planned.map((p) => p.vod), ...(upcoming ? [upcoming.vod] : []), ...(slate ? [slate] : [])];
   const shaped = withAnswerMedia(channel, planned.find((p) => p.media)?.media ?? upcoming?.media);
   return {
-    ladder: buildLadder(shaped, source.vod, config),
+    ladder: sharedLadder(buildLadder(shaped, source.vod, config)),
     targetDurationS: targetDurationFor(channel, vods, config),
   };
 }

@@ -8,6 +8,7 @@
  * may extend its view alone (`appendLocal`: the slate, decided the same way by every engine); the next
  * refresh writes those items to the store first, so the shared log never misses what players saw.
  */
+import type { ChannelHeader } from '../playout/append';
 import type { PlayoutItem } from '../playout/item';
 import { PAGE_MIN_ITEMS, readBack } from '../playout/log-read-back';
 import { assertFollows, type PlayoutLogStore } from '../playout/log-store';
@@ -21,6 +22,8 @@ export class LogTail {
   private readAtMs = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | undefined;
   private waiters: Array<() => void> = [];
+  /** The header of the last item, made once per last item: asked in every wake and request. */
+  private headerOf: { item: PlayoutItem; header: ChannelHeader } | undefined;
 
   constructor(
     private readonly store: PlayoutLogStore,
@@ -32,6 +35,15 @@ export class LogTail {
 
   get last(): PlayoutItem | undefined {
     return this.items[this.items.length - 1];
+  }
+
+  /** What the log's last item fixes for the channel (its ladder and target duration). */
+  get header(): ChannelHeader | undefined {
+    const item = this.last;
+    if (!item) return undefined;
+    if (this.headerOf?.item !== item)
+      this.headerOf = { item, header: { ladder: item.ladder, targetDurationS: item.targetDurationS } };
+    return this.headerOf.header;
   }
 
   get lastSeq(): number {

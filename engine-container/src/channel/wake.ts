@@ -4,6 +4,7 @@
  * items after the last one that has started can start later, and an item cut by a reset never starts:
  * scanning back from the end finds the next start in O(upcoming).
  */
+import type { EngineConfig } from '../config';
 import { logEndMs } from '../playout/append';
 import type { PlayoutItem } from '../playout/item';
 
@@ -15,21 +16,44 @@ import type { PlayoutItem } from '../playout/item';
  * the planning over this many milliseconds. More lookahead is never less safe.
  */
 export const PLAN_SPREAD_MS = 8000;
+/**
+ * A channel on air that must plan plans more than its lead in the same run (one wake, one lease, one
+ * read of the log for several short items; ChannelPlayout.extend): between PLAN_BATCH_MS and twice
+ * that, a fixed share per channel id (planBatchMs), so its next planning is that much later. Every
+ * wake's fixed cost (the tick, the lease, the store reads, the run's promises) was as large as an
+ * item's own planning, and a loop of 12 s VODs planned every 12 s. Shares that differ make channels
+ * that planned together plan apart afterwards. More lookahead is never less safe; an item an hour
+ * long is still planned alone.
+ */
+export const PLAN_BATCH_MS = 20_000;
 /** Shares are whole steps of this: channels in one step are due together and share a tick. */
 const PLAN_SPREAD_STEP_MS = 250;
 
 /**
- * The channel's share of PLAN_SPREAD_MS: FNV-1a of its id, then murmur3's final mix (ids that differ
- * in their last character only, c1, c2…, would otherwise get nearly the same share).
+ * A share in [0, 1) fixed by a channel id and a seed: FNV-1a of the id, then murmur3's final mix (ids
+ * that differ in their last character only, c1, c2…, would otherwise get nearly the same share).
  */
-export function planSpreadMs(channelId: string): number {
-  let h = 0x811c9dc5;
+function shareOf(channelId: string, seed: number): number {
+  let h = seed;
   for (let i = 0; i < channelId.length; i++) h = Math.imul(h ^ channelId.charCodeAt(i), 0x01000193);
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   h ^= h >>> 16;
-  const steps = PLAN_SPREAD_MS / PLAN_SPREAD_STEP_MS;
-  return Math.floor(((h >>> 0) / 2 ** 32) * steps) * PLAN_SPREAD_STEP_MS;
+  return (h >>> 0) / 2 ** 32;
+}
+
+/** Whole steps of PLAN_SPREAD_STEP_MS in [0, rangeMs). */
+const steppedMs = (share: number, rangeMs: number): number =>
+  Math.floor(share * (rangeMs / PLAN_SPREAD_STEP_MS)) * PLAN_SPREAD_STEP_MS;
+
+/** The channel's share of PLAN_SPREAD_MS (FNV-1a's offset basis as the seed). */
+export function planSpreadMs(channelId: string): number {
+  return steppedMs(shareOf(channelId, 0x811c9dc5), PLAN_SPREAD_MS);
+}
+
+/** How far past its lead the channel plans once it must (PLAN_BATCH_MS to twice that). */
+export function planBatchMs(channelId: string): number {
+  return PLAN_BATCH_MS + steppedMs(shareOf(channelId, 0x2f6b1c3d), PLAN_BATCH_MS);
 }
 
 export function wakeAtMs(
@@ -44,4 +68,21 @@ export function wakeAtMs(
   // A LIVE event holds the log's end: its own schedule replaces the lookahead.
   if (liveWakeMs !== undefined) return Math.min(liveWakeMs, nextStart);
   return Math.min(logEndMs(items) - leadMs, nextStart);
+}
+
+/**
+ * How much log a channel keeps ahead of now: two target durations, plus one ask and VOD load; with
+ * leases (leaseTtlMs), plus a lease's life and a second ask and load, so that a holder dying just
+ * before its append is replaced before players run out (README, "High availability": the timing
+ * budget); plus the channel's share of the planning spread.
+ */
+export function leadMs(
+  targetDurationS: number,
+  config: Pick<EngineConfig, 'getNextVodTimeoutMs' | 'vodLoadTimeoutMs'>,
+  leaseTtlMs: number | undefined,
+  spreadMs: number,
+): number {
+  const planMs = config.getNextVodTimeoutMs + config.vodLoadTimeoutMs;
+  const failoverMs = leaseTtlMs === undefined ? 0 : leaseTtlMs + planMs;
+  return 2 * targetDurationS * 1000 + planMs + failoverMs + spreadMs;
 }

@@ -66,12 +66,20 @@ export const audioKey = (a: Pick<OutputAudio, 'groupId' | 'language'>): string =
   `a:${a.groupId}:${a.language}`;
 export const subtitleKey = (s: Pick<OutputSubtitle, 'language'>): string => `s:${s.language}`;
 
-export function renditionKeys(ladder: OutputLadder): string[] {
-  return [
-    ...ladder.variants.map((_, i) => videoKey(i)),
-    ...ladder.audio.map(audioKey),
-    ...ladder.subtitles.map(subtitleKey),
-  ];
+/** Per ladder object (a ladder never changes once made): every append asks for its channel's keys. */
+const keysOf = new WeakMap<OutputLadder, readonly string[]>();
+
+export function renditionKeys(ladder: OutputLadder): readonly string[] {
+  let keys = keysOf.get(ladder);
+  if (!keys) {
+    keys = Object.freeze([
+      ...ladder.variants.map((_, i) => videoKey(i)),
+      ...ladder.audio.map(audioKey),
+      ...ladder.subtitles.map(subtitleKey),
+    ]);
+    keysOf.set(ladder, keys);
+  }
+  return keys;
 }
 
 interface Track {

@@ -9,6 +9,8 @@ export class TaskLoop {
   /** Poked during a run: what the run computed its delay from may be out of date. */
   private poked = false;
   private stopped = true;
+  /** Armed with no delay: a poke has nothing to bring forward. */
+  private armedNow = false;
 
   constructor(
     private readonly task: () => number | undefined | Promise<number | undefined> | Promise<void> | void,
@@ -23,6 +25,7 @@ export class TaskLoop {
 
   stop(): void {
     this.stopped = true;
+    this.armedNow = false;
     clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -31,15 +34,18 @@ export class TaskLoop {
   poke(): void {
     if (this.stopped) return;
     if (this.running) this.poked = true;
-    else this.arm(0);
+    // Already armed to run at once: every channel added pokes the tick (100,000 at start-up).
+    else if (!this.armedNow) this.arm(0);
   }
 
   private arm(delayMs: number): void {
     clearTimeout(this.timer);
+    this.armedNow = delayMs <= 0;
     this.timer = setTimeout(() => void this.run(), Math.max(0, delayMs));
   }
 
   private async run(): Promise<void> {
+    this.armedNow = false;
     if (this.running || this.stopped) return;
     this.running = true;
     this.poked = false;

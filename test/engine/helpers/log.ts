@@ -98,7 +98,7 @@ export class TestLog {
     return new TestLog({ ladder, targetDurationS });
   }
 
-  get keys(): string[] {
+  get keys(): readonly string[] {
     return renditionKeys(this.header.ladder);
   }
 
