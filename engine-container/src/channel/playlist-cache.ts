@@ -14,13 +14,11 @@ export interface RenderedPlaylist {
   readonly body: string;
 }
 
-export function renderedPlaylist(bytes: Buffer): RenderedPlaylist {
-  return {
-    bytes,
-    get body() {
-      return bytes.toString('utf8');
-    },
-  };
+class Rendered implements RenderedPlaylist {
+  constructor(readonly bytes: Buffer) {}
+  get body(): string {
+    return this.bytes.toString('utf8');
+  }
 }
 
 interface Entry {
@@ -45,11 +43,9 @@ export class PlaylistCache {
    */
   set(key: string, version: number, fromMs: number, untilMs: number, bytes: Buffer): RenderedPlaylist {
     const e = this.entries.get(key);
-    // A new log version often leaves the window as it was (an item appended ahead): the same bytes.
-    const playlist =
-      e && (e.playlist.bytes === bytes || e.playlist.bytes.equals(bytes))
-        ? e.playlist
-        : renderedPlaylist(bytes);
+    // A new log version often leaves the window as it was (an item appended ahead): then the renderer
+    // hands back its last bytes, the same object (LivePlaylist).
+    const playlist = e?.playlist.bytes === bytes ? e.playlist : new Rendered(bytes);
     if (!e) {
       this.entries.set(key, { version, fromMs, untilMs, playlist });
       return playlist;

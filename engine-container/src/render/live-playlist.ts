@@ -10,7 +10,7 @@
  * render only: its bytes, its segments and where each one's lines are in the bytes.
  */
 import type { PlaylistWindow, WindowSegment } from '../playout/window';
-import { listsFmp4, playlistHeader, renderMediaPlaylist, segmentLead, segmentsText } from './media-playlist';
+import { fmp4Count, playlistHeader, renderMediaPlaylist, segmentLead, segmentsText } from './media-playlist';
 
 /** The same segment at the same place in the log: its lines are the same in any window listing both. */
 const sameSegment = (a: WindowSegment, b: WindowSegment): boolean =>
@@ -30,6 +30,8 @@ const newBytes = (length: number): Buffer => Buffer.allocUnsafeSlow(length);
 export class LivePlaylist {
   private bytes: Buffer | undefined;
   private win: PlaylistWindow | undefined;
+  /** Segments of the last render that are fMP4, and so whether it gave TS items maps (media-playlist.ts). */
+  private fmp4 = 0;
   private mixed = false;
   /** Where segment n's lead and its block begin in `bytes` (at 2n and 2n + 1); reused render to render. */
   private starts: Uint32Array = new Uint32Array(0);
@@ -37,24 +39,31 @@ export class LivePlaylist {
   /** How the last render was built: its bytes kept as they were, slid from the last ones, or whole. */
   built: 'kept' | 'slid' | 'whole' = 'whole';
 
-  /** The window's playlist: the last bytes when it lists the same, else new bytes. */
+  /** The window's playlist: the last render's bytes (the same object) when it lists the same, else new bytes. */
   render(win: PlaylistWindow): Buffer {
     const last = this.win;
     const segments = win.segments;
-    const mixed = listsFmp4(segments);
     // The kept run: the window's first `kept` segments are the last render's from `k` on.
     const k = last ? win.mediaSequence - last.mediaSequence : -1;
     let kept = 0;
-    if (last && this.bytes && mixed === this.mixed && k >= 0)
+    if (last && this.bytes && k >= 0)
       while (
         kept < segments.length &&
         k + kept < last.segments.length &&
         sameSegment(last.segments[k + kept]!, segments[kept]!)
       )
         kept++;
-    if (kept === 0) return this.full(win, mixed);
+    if (kept === 0) return this.full(win);
     const old = this.bytes!;
     const oldCount = last!.segments.length;
+    // fMP4 segments listed, counted from the last render's: the segments themselves stay untouched.
+    const fmp4 =
+      this.fmp4 -
+      fmp4Count(last!.segments, 0, k) -
+      fmp4Count(last!.segments, k + kept, oldCount) +
+      fmp4Count(segments, kept, segments.length);
+    const mixed = fmp4 > 0;
+    if (mixed !== this.mixed) return this.full(win);
     if (
       k === 0 &&
       kept === oldCount &&
@@ -90,17 +99,20 @@ export class LivePlaylist {
       next[2 * n] = this.starts[2 * (k + n)]! + shift;
       next[2 * n + 1] = this.starts[2 * (k + n) + 1]! + shift;
     }
-    return this.keep(win, mixed, out, next);
+    return this.keep(win, fmp4, out, next);
   }
 
-  private full(win: PlaylistWindow, mixed: boolean): Buffer {
+  private full(win: PlaylistWindow): Buffer {
     this.built = 'whole';
+    const fmp4 = fmp4Count(win.segments, 0, win.segments.length);
     const next = this.spareFor(win.segments.length);
-    const text = renderMediaPlaylist(win, next);
+    const text = renderMediaPlaylist(win, next, fmp4 > 0);
     const length = Buffer.byteLength(text);
-    const out = newBytes(length);
+    let out = newBytes(length);
     out.write(text, 0, 'utf8');
-    return length === text.length ? this.keep(win, mixed, out, next) : this.forget(out);
+    // A new log version often leaves the playlist as it was (an item appended ahead): the same bytes.
+    if (this.bytes?.equals(out)) out = this.bytes;
+    return length === text.length ? this.keep(win, fmp4, out, next) : this.forget(out);
   }
 
   private spareFor(count: number): Uint32Array {
@@ -108,11 +120,12 @@ export class LivePlaylist {
     return this.spare;
   }
 
-  private keep(win: PlaylistWindow, mixed: boolean, bytes: Buffer, starts: Uint32Array): Buffer {
+  private keep(win: PlaylistWindow, fmp4: number, bytes: Buffer, starts: Uint32Array): Buffer {
     this.spare = this.starts;
     this.starts = starts;
     this.win = win;
-    this.mixed = mixed;
+    this.fmp4 = fmp4;
+    this.mixed = fmp4 > 0;
     this.bytes = bytes;
     return bytes;
   }

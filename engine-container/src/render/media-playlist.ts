@@ -15,10 +15,11 @@ export const playlistHeader = (win: PlaylistWindow): string =>
   `#EXTM3U\n#EXT-X-VERSION:${PLAYLIST_VERSION}\n#EXT-X-TARGETDURATION:${win.targetDurationS}\n` +
   `#EXT-X-MEDIA-SEQUENCE:${win.mediaSequence}\n#EXT-X-DISCONTINUITY-SEQUENCE:${win.discontinuitySequence}\n`;
 
-/** A window that lists fMP4 gives its TS items a map of their own (ts-map.ts); others stay as they were. */
-export function listsFmp4(segments: readonly WindowSegment[]): boolean {
-  for (const s of segments) if (s.segment.map) return true;
-  return false;
+/** How many of segments [from, to) are fMP4 (have a map of their own). */
+export function fmp4Count(segments: readonly WindowSegment[], from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (segments[i]!.segment.map) n++;
+  return n;
 }
 
 const mapOf = (s: WindowSegment, mixed: boolean): string | undefined =>
@@ -75,8 +76,15 @@ export function segmentsText(
   return out;
 }
 
-/** The whole playlist; `starts` as for segmentsText. */
-export function renderMediaPlaylist(win: PlaylistWindow, starts?: Uint32Array): string {
+/**
+ * The whole playlist; `starts` as for segmentsText. A window that lists fMP4 (`mixed`) gives its TS
+ * items a map of their own (ts-map.ts); others stay as they were.
+ */
+export function renderMediaPlaylist(
+  win: PlaylistWindow,
+  starts?: Uint32Array,
+  mixed = fmp4Count(win.segments, 0, win.segments.length) > 0,
+): string {
   const header = playlistHeader(win);
-  return header + segmentsText(win.segments, 0, listsFmp4(win.segments), header.length, starts);
+  return header + segmentsText(win.segments, 0, mixed, header.length, starts);
 }
