@@ -6,7 +6,7 @@
  * repeated), one copy of the kept run of the last bytes, and the new segments rendered: no string built,
  * flattened and encoded again for every segment of the window. Anything else (a log change that alters
  * the listed segments, a window that starts or stops listing fMP4) renders the whole playlist
- * (media-playlist.ts), which it equals byte for byte (test/engine/live-playlist.test.ts). Holds the last
+ * (media-playlist.ts), which it equals byte for byte (test/engine-media/live-playlist.test.ts). Holds the last
  * render only: its bytes, its segments and where each one's lines are in the bytes.
  */
 import type { PlaylistWindow, WindowSegment } from '../playout/window';

@@ -10,7 +10,7 @@ import { computeWindow } from '../../engine-container/src/playout/window';
 import { LivePlaylist } from '../../engine-container/src/render/live-playlist';
 import { renderMediaPlaylist } from '../../engine-container/src/render/media-playlist';
 import { gapUri, syntheticGapVod } from '../../engine-container/src/vod/synthetic-gap';
-import { ladderOf, makeVod, TestLog } from './helpers/log';
+import { ladderOf, makeVod, TestLog } from '../engine/helpers/log';
 
 const two = (uri: string, segmentsMs: number[], media = {}) =>
   makeVod(uri, [
