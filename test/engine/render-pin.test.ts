@@ -9,7 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { computeWindow } from '../../engine-container/src/playout/window';
-import { renderMediaPlaylist, SegmentBlocks } from '../../engine-container/src/render/media-playlist';
+import { LivePlaylist } from '../../engine-container/src/render/live-playlist';
+import { renderMediaPlaylist } from '../../engine-container/src/render/media-playlist';
 import { gapUri, syntheticGapVod } from '../../engine-container/src/vod/synthetic-gap';
 import { ladderOf, makeVod, TestLog } from './helpers/log';
 
@@ -59,16 +60,17 @@ function fixedLog(): TestLog {
 
 /**
  * Every distinct playlist of both renditions, at a clock every 700 ms over the whole log; with `carry`,
- * each rendition's segment blocks are carried from render to render as the live playlists carry them.
+ * each rendition's playlist is built from its last render as a live rendition's is (live-playlist.ts).
  */
 function renderAll(carry = false): string {
   const log = fixedLog();
   const out: string[] = [];
   for (const key of ['v0', 'v1']) {
     let previous = '';
-    const blocks = carry ? new SegmentBlocks() : undefined;
+    const live = carry ? new LivePlaylist() : undefined;
     for (let t = log.t0; t <= log.endMs + 2000; t += 700) {
-      const text = renderMediaPlaylist(computeWindow(log.items, log.resolve, key, t, 8000), blocks);
+      const win = computeWindow(log.items, log.resolve, key, t, 8000);
+      const text = live ? live.render(win).toString('utf8') : renderMediaPlaylist(win);
       if (text !== previous) out.push(`=== ${key} at t0+${t - log.t0} ms\n${text}`);
       previous = text;
     }
@@ -83,18 +85,18 @@ describe('rendered media playlists', () => {
     expect(text).toBe(readFileSync(GOLDEN, 'utf8'));
   });
 
-  it("stay byte-identical when a rendition's segment blocks are carried from render to render", () => {
+  it("stay byte-identical when built from the rendition's last render", () => {
     expect(renderAll(true)).toBe(readFileSync(GOLDEN, 'utf8'));
   });
 
-  it('keep only the segment blocks of the last render, however long the log played', () => {
+  it('keep only the segments of the last render, however long the log played', () => {
     const log = fixedLog();
-    const blocks = new SegmentBlocks();
+    const live = new LivePlaylist();
     let listed = 0;
     for (let t = log.t0; t <= log.endMs + 2000; t += 700)
       listed = computeWindow(log.items, log.resolve, 'v0', t, 8000).segments.length;
     for (let t = log.t0; t <= log.endMs + 2000; t += 700)
-      renderMediaPlaylist(computeWindow(log.items, log.resolve, 'v0', t, 8000), blocks);
-    expect(blocks.held).toBe(listed);
+      live.render(computeWindow(log.items, log.resolve, 'v0', t, 8000));
+    expect(live.held).toBe(listed);
   });
 });

@@ -199,6 +199,24 @@ describe('the remembered window', () => {
     }
   });
 
+  it('answers as a fresh computation as the clock moves on, in steps of any size, for windows of any size', () => {
+    const ntsc = TestLog.withLadder(ladderOf([500_000]), 3);
+    for (let n = 0; n < 12; n++)
+      ntsc.play(memoVod(`https://o.test/${n % 3}/m.m3u8`, [2002.002, 1334.667, 3000]));
+    for (const log of [channelLog(), ntsc])
+      for (const windowMs of [1000, 6000, 8000, 20_000])
+        for (const stepMs of [250, 1700, 9000]) {
+          const items = [...log.items];
+          for (let now = log.t0; now < log.endMs + 4000; now += stepMs) {
+            const fresh = computeWindow([...log.items], log.resolve, 'v0', now, windowMs);
+            expect(
+              computeWindow(items, log.resolve, 'v0', now, windowMs),
+              `${windowMs} ${now - log.t0}`,
+            ).toEqual(fresh);
+          }
+        }
+  });
+
   it('sees an item appended to the same array', () => {
     const log = channelLog();
     const end = log.endMs;

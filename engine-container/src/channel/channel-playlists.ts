@@ -11,7 +11,6 @@ import type { ChannelHeader } from '../playout/append';
 import { computeWindow, MissingVodError, type TrackResolver } from '../playout/window';
 import { applyFilter, FilterError, parseFilter } from '../render/filter';
 import { renderMasterPlaylist } from '../render/master-playlist';
-import { renderMediaPlaylist } from '../render/media-playlist';
 import type { Channel } from '../types';
 import type { VodCache } from '../vod/vod-cache';
 import type { ChannelPlayout } from './channel-playout';
@@ -183,7 +182,7 @@ export class ChannelPlaylists {
     const cached = this.media.get(key, version, nowMs);
     if (cached) return cached;
     const win = computeWindow(items, resolve, key, nowMs, config.playlistWindowMs);
-    const body = renderMediaPlaylist(win, this.media.blocksOf(key));
-    return this.media.set(key, version, nowMs, win.nextChangeMs, body);
+    const bytes = this.media.rendererOf(key).render(win);
+    return this.media.set(key, version, nowMs, win.nextChangeMs, bytes);
   }
 }

@@ -1,24 +1,24 @@
 /**
- * Rendered media playlists per rendition: the one cache of a live playlist, its text and the bytes it
- * is sent as. A window only changes when a segment ends or the log changes, so a body stays valid from
- * when it was computed until the window's nextChangeMs, for the same log version: most requests are a
- * map lookup, and send bytes encoded once per render. Per rendition it holds one playlist and the
- * segment blocks of the last render (SegmentBlocks): bounded by the ladder and the window, whatever
- * the load.
+ * Rendered media playlists per rendition: the one cache of a live playlist, the bytes it is sent as.
+ * A window only changes when a segment ends or the log changes, so a playlist stays valid from when it
+ * was computed until the window's nextChangeMs, for the same log version: most requests are a map
+ * lookup. Per rendition it holds one playlist and what its next render is built from (LivePlaylist: the
+ * last render's bytes and segments): bounded by the ladder and the window, whatever the load.
  */
-import { SegmentBlocks } from '../render/media-playlist';
+import { LivePlaylist } from '../render/live-playlist';
 
-/** A rendered media playlist: its text, and its UTF-8 bytes as a response sends them. Never changed. */
+/** A rendered media playlist: its UTF-8 bytes as a response sends them, and its text. Never changed. */
 export interface RenderedPlaylist {
-  readonly body: string;
   readonly bytes: Buffer;
+  /** Decoded from the bytes when asked (tests, the awaited text path): a request sends the bytes. */
+  readonly body: string;
 }
 
-export function renderedPlaylist(body: string): RenderedPlaylist {
-  // Its own memory, not a slice of node's shared 8 KB pool: a kept slice would keep its whole slab.
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body, 'utf8'));
-  bytes.write(body, 'utf8');
-  return { body, bytes };
+class Rendered implements RenderedPlaylist {
+  constructor(readonly bytes: Buffer) {}
+  get body(): string {
+    return this.bytes.toString('utf8');
+  }
 }
 
 interface Entry {
@@ -30,7 +30,7 @@ interface Entry {
 
 export class PlaylistCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly blocks = new Map<string, SegmentBlocks>();
+  private readonly renders = new Map<string, LivePlaylist>();
 
   get(key: string, version: number, nowMs: number): RenderedPlaylist | undefined {
     const e = this.entries.get(key);
@@ -38,14 +38,14 @@ export class PlaylistCache {
   }
 
   /**
-   * Keeps a render of the rendition, encoded once here. Updates its entry in place (a channel
-   * re-renders every segment); the playlist itself is a new object, so one already handed out stays
-   * as it was.
+   * Keeps a render of the rendition. Updates its entry in place (a channel re-renders every segment);
+   * the playlist itself is a new object, so one already handed out stays as it was.
    */
-  set(key: string, version: number, fromMs: number, untilMs: number, body: string): RenderedPlaylist {
+  set(key: string, version: number, fromMs: number, untilMs: number, bytes: Buffer): RenderedPlaylist {
     const e = this.entries.get(key);
-    // A new log version often leaves the window as it was (an item appended ahead): same bytes.
-    const playlist = e && e.playlist.body === body ? e.playlist : renderedPlaylist(body);
+    // A new log version often leaves the window as it was (an item appended ahead): then the renderer
+    // hands back its last bytes, the same object (LivePlaylist).
+    const playlist = e?.playlist.bytes === bytes ? e.playlist : new Rendered(bytes);
     if (!e) {
       this.entries.set(key, { version, fromMs, untilMs, playlist });
       return playlist;
@@ -57,18 +57,18 @@ export class PlaylistCache {
     return playlist;
   }
 
-  /** The rendition's segment blocks from its last render, for the next one. */
-  blocksOf(key: string): SegmentBlocks {
-    let blocks = this.blocks.get(key);
-    if (!blocks) {
-      blocks = new SegmentBlocks();
-      this.blocks.set(key, blocks);
+  /** The rendition's live playlist renderer, holding its last render for the next one. */
+  rendererOf(key: string): LivePlaylist {
+    let live = this.renders.get(key);
+    if (!live) {
+      live = new LivePlaylist();
+      this.renders.set(key, live);
     }
-    return blocks;
+    return live;
   }
 
   clear(): void {
     this.entries.clear();
-    this.blocks.clear();
+    this.renders.clear();
   }
 }

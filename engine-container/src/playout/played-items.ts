@@ -11,6 +11,7 @@
 import type { Track } from '../vod/track';
 import type { PlayoutItem } from './item';
 import { cutsOf, type ItemRange, isVoided, itemRange } from './item-range';
+import type { WindowSegment } from './window';
 
 /** The track an item plays for a rendition; undefined when its VOD is not loaded in this process. */
 export type TrackResolver = (item: PlayoutItem, key: string) => Track | undefined;
@@ -50,6 +51,8 @@ export interface RenditionView {
   /** From this clock on, the first not fully ended entry of `played` is at liveFrom or later. */
   liveAtMs: number;
   liveFrom: number;
+  /** The segments of the last window computed from it: the next window lists most of them again. */
+  segments: readonly WindowSegment[];
 }
 
 const views = new WeakMap<readonly PlayoutItem[], LogView>();
@@ -96,6 +99,7 @@ export function playedItems(
       playedBefore: [0],
       liveAtMs: Number.POSITIVE_INFINITY,
       liveFrom: 0,
+      segments: [],
     };
     log.byKey.set(key, view);
   }

@@ -91,6 +91,9 @@ export function computeWindow(
     total += d;
     i--;
   }
+  // A segment is a pure function of the view and its place (p, i): the last window's objects are
+  // listed again as they are (no garbage per segment per render, and the render sees them unchanged).
+  const last = view.segments;
   const segments = new Array<WindowSegment>(count);
   for (let n = 0, p = headP, i = headI; n < count; n++, i++) {
     if (i >= played[p]!.range.end) {
@@ -98,9 +101,15 @@ export function computeWindow(
       i = played[p]!.range.first;
     }
     const { item, range, previous } = played[p]!;
+    const index = (item.segmentsBefore[key] ?? 0) + i - range.first;
+    const known = last.length > 0 ? last[index - last[0]!.index] : undefined;
+    if (known && known.item === item && known.position === i - range.first) {
+      segments[n] = known;
+      continue;
+    }
     const pdtMs = segmentStartMs(item, range, i);
     segments[n] = {
-      index: (item.segmentsBefore[key] ?? 0) + i - range.first,
+      index,
       item,
       position: i - range.first,
       segment: range.track.segments[i % range.track.segments.length]!,
@@ -111,6 +120,7 @@ export function computeWindow(
       previousItem: previous,
     };
   }
+  view.segments = segments;
   let discontinuitySequence = 0;
   if (count > 0) {
     const { item, range } = played[headP]!;
