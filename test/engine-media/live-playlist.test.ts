@@ -31,15 +31,7 @@ function seamsLog(): TestLog {
   );
   log.play(two('https://o.test/ts2/m.m3u8', [2000, 2000, 2000, 2000, 2000, 2000]));
   const ad = two('https://o.test/ad/m.m3u8', [2000, 2000, 2000]);
-  log.appendDraft(ad, {
-    kind: 'preroll',
-    id: 'ad',
-    title: 'ad',
-    uri: ad.uri,
-    offsetMs: 0,
-    durationMs: 6000,
-    loop: 0,
-  });
+  log.preroll(ad, 6000);
   log.play(two('https://o.test/show/m.m3u8', [2000, 2000, 2000]), {
     timedMetadata: { id: 'meta-1', 'x-title': 'Café «B»', rating: 7 },
   });

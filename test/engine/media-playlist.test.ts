@@ -115,15 +115,7 @@ describe('rendering a live media playlist', () => {
   it('marks a preroll with CUE-OUT, CUE-OUT-CONT, CUE-IN and SCTE-35 date ranges', () => {
     const log = TestLog.withLadder(ladderOf([1]), 2);
     const ad = vod('https://o.test/ad/m.m3u8', 3);
-    log.appendDraft(ad, {
-      kind: 'preroll',
-      id: 'ad',
-      title: 'ad',
-      uri: ad.uri,
-      offsetMs: 0,
-      durationMs: 6000,
-      loop: 0,
-    });
+    log.preroll(ad, 6000);
     log.play(vod('https://o.test/show/m.m3u8', 2));
     const text = render(log, log.t0 + 10_000);
     const start = new Date(log.t0).toISOString();

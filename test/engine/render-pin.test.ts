@@ -39,15 +39,7 @@ function fixedLog(): TestLog {
     }),
   );
   const ad = two('https://o.test/ad/m.m3u8', [2000, 2000, 2000]);
-  log.appendDraft(ad, {
-    kind: 'preroll',
-    id: 'ad',
-    title: 'ad',
-    uri: ad.uri,
-    offsetMs: 0,
-    durationMs: 6000,
-    loop: 0,
-  });
+  log.preroll(ad, 6000);
   log.play(two('https://o.test/show/m.m3u8', [2000, 2000]), {
     timedMetadata: { id: 'meta-1', 'x-title': 'Show "B"', rating: 7 },
   });

@@ -125,6 +125,20 @@ export class TestLog {
     return this.appendDraft(vod, draft, startMs);
   }
 
+  /** The whole VOD as a preroll (id and title `ad`), its ad break announced as `durationMs`. */
+  preroll(vod: ParsedVod, durationMs: number): PlayoutItem {
+    const draft = {
+      kind: 'preroll',
+      id: 'ad',
+      title: 'ad',
+      uri: vod.uri,
+      offsetMs: 0,
+      durationMs,
+      loop: 0,
+    } as const;
+    return this.appendDraft(vod, draft);
+  }
+
   loop(
     vod: ParsedVod,
     fill: { durationMs: number } | { repetitions: number },
