@@ -13,6 +13,8 @@ import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engin
 class SwitchableStore extends InMemoryPlayoutLogStore {
   down = false;
   calls = 0;
+  /** The next append is written, then the store goes down before it answers (a timeout after the write). */
+  dropAfterNextWrite = false;
 
   private check(): void {
     this.calls++;
@@ -32,7 +34,13 @@ class SwitchableStore extends InMemoryPlayoutLogStore {
 
   override async append(channelId: string, item: PlayoutItem, expectedLastSeq: number) {
     this.check();
-    return super.append(channelId, item, expectedLastSeq);
+    const result = await super.append(channelId, item, expectedLastSeq);
+    if (this.dropAfterNextWrite) {
+      this.dropAfterNextWrite = false;
+      this.down = true;
+      throw Object.assign(new Error('Command timed out'), { name: 'TimeoutError' });
+    }
+    return result;
   }
 
   override async trim(channelId: string, keepFromSeq: number): Promise<void> {
@@ -112,6 +120,29 @@ describe('a channel whose store is unreachable', () => {
       alone.map((i) => [i.seq, i.startMs, i.kind]),
     );
     expect(playout.tail.lastSeq).toBeGreaterThanOrEqual(lastSeq);
+  });
+
+  it('goes on from an append the store wrote but never answered, and lists the same items once it returns', async () => {
+    const { store, playout, run } = await onAirChannel();
+    const seqBefore = playout.tail.lastSeq;
+    store.dropAfterNextWrite = true;
+    for (let t = 0; t < 60_000 && !store.down; t += 1_000) await run(1_000);
+    expect(store.down).toBe(true);
+    await run(30_000);
+    const listed = (items: readonly PlayoutItem[]) =>
+      items.map((i) => `${i.seq} ${i.startMs} ${i.kind} ${i.uri}`);
+    // The item in doubt is the first after what the store had answered: played, not replaced by the slate.
+    expect(playout.tail.items.find((i) => i.seq === seqBefore + 1)?.kind).toBe('vod');
+    const alone = listed(playout.tail.items);
+    store.down = false;
+    await run(40_000);
+    expect(playout.tail.pending).toEqual([]);
+    const after = listed(await store.read('news', playout.tail.items[0]!.seq));
+    // Every item this engine listed while alone and still in its window is the shared log's, unchanged.
+    const firstAfter = after[0]!;
+    expect(alone.slice(alone.indexOf(firstAfter))).toEqual(
+      after.slice(0, alone.length - alone.indexOf(firstAfter)),
+    );
   });
 
   it('goes back to its own content within one item after the store returns', async () => {

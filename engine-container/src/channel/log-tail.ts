@@ -14,6 +14,18 @@ import { PAGE_MIN_ITEMS, readBack } from '../playout/log-read-back';
 import { assertFollows, type PlayoutLogStore } from '../playout/log-store';
 import { tailHorizonMs } from '../playout/log-upkeep';
 
+/** Failures of a request that never reached the store: a refused or unresolved connection, a queued command. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Whether a failed append may have been written all the same: any failure but one where the request
+ * never left (a timeout or a dropped connection may come after the store wrote it).
+ */
+export function mayHaveWritten(err: unknown): boolean {
+  const { code, name } = (err ?? {}) as { code?: unknown; name?: unknown };
+  return !((typeof code === 'string' && NEVER_SENT_CODES.has(code)) || name === 'MaxRetriesPerRequestError');
+}
+
 export class LogTail {
   items: PlayoutItem[] = [];
   version = 0;
@@ -109,7 +121,16 @@ export class LogTail {
   }
 
   async append(item: PlayoutItem): Promise<'appended' | 'conflict'> {
-    const result = await this.store.append(this.channelId, item, this.lastSeq);
+    let result: 'appended' | 'conflict';
+    try {
+      result = await this.store.append(this.channelId, item, this.lastSeq);
+    } catch (err) {
+      // A store that fails to answer may still have written the item (a timeout after the write). Kept
+      // here as pending, the channel goes on from it, and the next flush writes it or finds it written;
+      // going on from before it would list the slate at its seq while the shared log holds it.
+      if (item.seq > this.lastSeq && mayHaveWritten(err)) this.appendLocal(item);
+      throw err;
+    }
     // A refresh running meanwhile may already have read the item from the store: keep it once.
     if (result === 'appended' && item.seq > this.lastSeq) {
       this.items = [...this.items, item];

@@ -9,6 +9,7 @@
  */
 
 import { waitFor } from '../../../core/wait-for';
+import { PLAN_BATCH_MS } from '../../../engine-container/src/channel/wake';
 import type { PlayoutItem } from '../../../engine-container/src/playout/item';
 import { type BrowserPlayback, playInBrowser } from '../../support/browser';
 import { ensureFixtures } from '../../support/fixtures';
@@ -109,11 +110,13 @@ export class FailoverScenario {
         timeoutMs: 90_000,
         intervalMs: 50,
       });
-      // The survivors take over: the slot of the call that died gets its item, from another call.
+      // The survivors take over: the slot of the call that died gets its item, from another call. A
+      // holder killed in the middle of a planning batch leaves up to a batch of log ahead (wake.ts:
+      // PLAN_BATCH_MS to twice it), which runs down before the survivors' wake.
       const seqAtKill = recorder.maxSeq;
       await waitFor(() => recorder.maxSeq > seqAtKill, Boolean, {
         what: 'an append after the kill',
-        timeoutMs: 15_000,
+        timeoutMs: 15_000 + 2 * PLAN_BATCH_MS,
       });
       restarts.push(await this.compareWithSurvivor(await this.engines.start(this.kills[k]!.engine.port)));
     }
