@@ -83,6 +83,12 @@ export class CompositeSources implements IChannelManager, IAssetManager {
     return source?.assets.contentChangedFrom?.(req);
   }
 
+  /** A channel of a source that reports changes (a schedule) may change ahead; others do not. */
+  changesAhead(req: VodRequest): boolean {
+    const source = this.owner.get(req.sessionId) ?? this.sources[0];
+    return source?.assets.changesAhead?.(req) ?? source?.assets.contentChangedFrom !== undefined;
+  }
+
   handleError(err: Error, vodResponse?: VodResponse): void {
     logger.warn('channel item failed; slate inserted', {
       err: err.message,

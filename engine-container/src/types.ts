@@ -109,6 +109,12 @@ export interface IAssetManager {
    * the first segment boundary it can still reach at or after that instant (docs/live-mixing.md).
    */
   contentChangedFrom?(req: VodRequest): Promise<number | undefined>;
+  /**
+   * Our extension: whether the channel's answers may change after they were given (a schedule edited at
+   * short notice). Such a channel plans no further ahead than its lead; others plan a batch past it
+   * (channel/wake.ts, planBatchMs). Unset: true when contentChangedFrom is implemented.
+   */
+  changesAhead?(req: VodRequest): boolean;
 }
 
 export interface AudioTrack {

@@ -14,9 +14,11 @@ import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helper
 const CHANNELS = 200;
 
 /** CHANNELS Loop channels started together, so that they are all due at the same instant. */
-async function loopChannels(count = CHANNELS) {
+async function loopChannels(count = CHANNELS, { changesAhead = false } = {}) {
   const world = fakeWorld();
-  const am = new ScriptedAssetManager(() => vodResponse(world.a));
+  const am = Object.assign(new ScriptedAssetManager(() => vodResponse(world.a)), {
+    changesAhead: () => changesAhead,
+  });
   const { core, clock } = makeCore(am, { fetch: world.origin.fetch });
   const channels = Array.from({ length: count }, (_, n) =>
     core.upsertChannel({ id: `c${n}`, name: `c${n}` }),
@@ -173,6 +175,22 @@ describe('the engine tick', () => {
     expect(runs).toBe(1);
     expect(appended).toBeGreaterThan(1);
     expect(logEndMs(playout.tail.items) - clock.now).toBeGreaterThan(leadMs + batchMs);
+  });
+
+  it('plans only to its lead when its content may change at short notice (a schedule channel)', async () => {
+    const { core, clock, channels } = await loopChannels(1, { changesAhead: true });
+    const { playout } = channels[0]!;
+    const itemMs = playout.tail.last!.durationMs;
+    let appended = 0;
+    core.events.subscribe((e) => e.type === 'item_appended' && appended++);
+    let leadMs = 0;
+    while (appended === 0) {
+      clock.now = playout.nextWakeMs();
+      leadMs = logEndMs(playout.tail.items) - clock.now;
+      await playout.wake();
+    }
+    expect(appended).toBe(1);
+    expect(logEndMs(playout.tail.items) - clock.now).toBeLessThanOrEqual(leadMs + itemMs);
   });
 
   it('gives channels batches of different lengths, so that channels which planned together plan apart later', () => {

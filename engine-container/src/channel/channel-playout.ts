@@ -330,8 +330,10 @@ export class ChannelPlayout {
    * batch past it (wake.ts, planBatchMs); the caller releases the writer lease it may leave held. */
   private async extend(): Promise<void> {
     const { config } = this.deps;
-    // A channel starting (or behind the clock) only catches up to the lead: start-up stays one pass.
-    const batches = !this.scheduled && logEndMs(this.tail.items) > config.clock();
+    // A channel starting (or behind the clock), or whose content may change at short notice (a
+    // schedule), only plans to the lead: start-up stays one pass, a late entry is planned, not cut in.
+    const ahead = logEndMs(this.tail.items) > config.clock();
+    const batches = ahead && !this.scheduled && !this.deps.planner.changesAhead(this.channel);
     let beyondMs = 0;
     for (let n = 0; n < MAX_APPENDS_PER_ADVANCE; n++) {
       const header = this.header;

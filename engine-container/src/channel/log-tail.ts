@@ -5,8 +5,9 @@
  * (log-upkeep.ts: what a tail that has run keeps), never the day a store retains for start-over; then
  * it is refreshed incrementally (items after the last known seq). `version` changes whenever
  * the items do, which invalidates rendered playlists. While the store cannot be reached the channel
- * may extend its view alone (`appendLocal`: the slate, decided the same way by every engine); the next
- * refresh writes those items to the store first, so the shared log never misses what players saw.
+ * may extend its view alone (`appendLocal`: the slate, decided the same way by every engine, after an
+ * item whose append may have been written before the store failed); the next refresh writes those
+ * items to the store first, so the shared log never misses what players saw.
  */
 import type { ChannelHeader } from '../playout/append';
 import type { PlayoutItem } from '../playout/item';

@@ -108,6 +108,13 @@ export class Planner {
       .catch((e: unknown) => log.error('handleError threw', { channelId: channel.id, err: e }));
   }
 
+  /** Whether the channel's content may change after it was planned (IAssetManager.changesAhead). */
+  changesAhead(channel: Channel): boolean {
+    const { assetManager } = this.deps;
+    const req = { sessionId: channel.id, playlistId: channel.id };
+    return assetManager.changesAhead?.(req) ?? assetManager.contentChangedFrom !== undefined;
+  }
+
   private request(ctx: PlanContext): VodRequest {
     const category =
       typeof ctx.channel.options?.category === 'string' ? ctx.channel.options.category : undefined;
