@@ -139,10 +139,9 @@ describe('live mixing through the schedule API', () => {
     const browser: Promise<BrowserPlayback | undefined> = chromiumAvailable()
       ? playInBrowser(`${base[0]}/master.m3u8`, { seconds: watchS })
       : Promise.resolve(undefined);
-    const decoded = playWithFfmpeg(`${base[1]}/master.m3u8`, {
-      seconds: watchS - 15,
-      timeoutMs: watchS * 1000 + 30_000,
-    });
+    // ffmpeg's own budget (twice real time, hls-client.ts): each switch between hosts costs it a new
+    // connection per rendition, and on a loaded machine it fell 45 s behind in one run of three.
+    const decoded = playWithFfmpeg(`${base[1]}/master.m3u8`, { seconds: watchS - 15 });
 
     const reloads: MediaPlaylist[] = [];
     let compared = 0;
@@ -227,5 +226,5 @@ describe('live mixing through the schedule API', () => {
       expect(play.stalls, context()).toBe(0);
       expect(play.discontinuitiesCrossed).toBeGreaterThanOrEqual(3);
     }
-  }, 240_000);
+  }, 330_000);
 });
