@@ -4,13 +4,14 @@
  * On an id clash the first source wins (and the clash is logged once).
  */
 import { logger } from '../../core/logger';
-import type {
-  Channel,
-  IAssetManager,
-  IChannelManager,
-  UpcomingContent,
-  VodRequest,
-  VodResponse,
+import {
+  type Channel,
+  changesAhead,
+  type IAssetManager,
+  type IChannelManager,
+  type UpcomingContent,
+  type VodRequest,
+  type VodResponse,
 } from '../src/types';
 
 export interface ChannelSource {
@@ -59,34 +60,39 @@ export class CompositeSources implements IChannelManager, IAssetManager {
     return out;
   }
 
+  /** The source that owns the channel (the first, for one no list has named yet). */
+  private sourceOf(req: VodRequest): ChannelSource | undefined {
+    return this.owner.get(req.sessionId) ?? this.sources[0];
+  }
+
   getNextVod(req: VodRequest): Promise<VodResponse> {
-    const source = this.owner.get(req.sessionId) ?? this.sources[0];
+    const source = this.sourceOf(req);
     if (!source) return Promise.reject(new Error('no channel source'));
     return source.assets.getNextVod(req);
   }
 
   /** The owning source's look-ahead; undefined (the first item decides) when it has none. */
   async upcomingContent(req: VodRequest): Promise<UpcomingContent | undefined> {
-    const source = this.owner.get(req.sessionId) ?? this.sources[0];
+    const source = this.sourceOf(req);
     return source?.assets.upcomingContent?.(req);
   }
 
   /** The owning source's answer: channel-API channels resume after a live event, schedule channels ask. */
   resumesAfterLive(req: VodRequest): boolean {
-    const source = this.owner.get(req.sessionId) ?? this.sources[0];
+    const source = this.sourceOf(req);
     return source?.assets.resumesAfterLive?.(req) ?? false;
   }
 
   /** The owning source's changes (a schedule edited); undefined when it tells none. */
   async contentChangedFrom(req: VodRequest): Promise<number | undefined> {
-    const source = this.owner.get(req.sessionId) ?? this.sources[0];
+    const source = this.sourceOf(req);
     return source?.assets.contentChangedFrom?.(req);
   }
 
   /** A channel of a source that reports changes (a schedule) may change ahead; others do not. */
   changesAhead(req: VodRequest): boolean {
-    const source = this.owner.get(req.sessionId) ?? this.sources[0];
-    return source?.assets.changesAhead?.(req) ?? source?.assets.contentChangedFrom !== undefined;
+    const source = this.sourceOf(req);
+    return source ? changesAhead(source.assets, req) : false;
   }
 
   handleError(err: Error, vodResponse?: VodResponse): void {

@@ -117,6 +117,10 @@ export interface IAssetManager {
   changesAhead?(req: VodRequest): boolean;
 }
 
+/** IAssetManager.changesAhead, with its default: an asset manager that reports changes may change ahead. */
+export const changesAhead = (assets: IAssetManager, req: VodRequest): boolean =>
+  assets.changesAhead?.(req) ?? assets.contentChangedFrom !== undefined;
+
 export interface AudioTrack {
   language: string;
   name: string;

@@ -27,6 +27,31 @@ async function loopChannels(count = CHANNELS, { changesAhead = false } = {}) {
   return { core, clock, channels };
 }
 
+type Tick = Awaited<ReturnType<typeof loopChannels>>;
+
+/**
+ * Wakes the channel at each of its wakes until one appends: the items that wake appended, the runs the
+ * wakes took, and how far ahead the log reached when that wake began.
+ */
+async function wakeUntilItAppends(
+  core: Tick['core'],
+  clock: Tick['clock'],
+  playout: Tick['channels'][number]['playout'],
+) {
+  let appended = 0;
+  core.events.subscribe((e) => e.type === 'item_appended' && appended++);
+  let runs = 0;
+  let leadMs = 0;
+  while (appended === 0) {
+    clock.now = playout.nextWakeMs();
+    leadMs = logEndMs(playout.tail.items) - clock.now;
+    const run = playout.wake();
+    if (run) runs++;
+    await run;
+  }
+  return { appended, runs, leadMs };
+}
+
 /** The latest wake among the channels: by then every one of them is due. */
 const allDueAt = (channels: Array<{ playout: { nextWakeMs(): number } }>): number =>
   Math.max(...channels.map((c) => c.playout.nextWakeMs()));
@@ -156,17 +181,7 @@ describe('the engine tick', () => {
     const { playout } = channels[0]!;
     const aheadAtStartMs = logEndMs(playout.tail.items) - clock.now;
     const itemMs = playout.tail.last!.durationMs;
-    let appended = 0;
-    core.events.subscribe((e) => e.type === 'item_appended' && appended++);
-    let runs = 0;
-    let leadMs = 0;
-    while (appended === 0) {
-      clock.now = playout.nextWakeMs();
-      leadMs = logEndMs(playout.tail.items) - clock.now;
-      const run = playout.wake();
-      if (run) runs++;
-      await run;
-    }
+    const { appended, runs, leadMs } = await wakeUntilItAppends(core, clock, playout);
 
     const batchMs = planBatchMs(playout.channel.id);
     expect(itemMs).toBeLessThanOrEqual(PLAN_BATCH_MS);
@@ -181,14 +196,7 @@ describe('the engine tick', () => {
     const { core, clock, channels } = await loopChannels(1, { changesAhead: true });
     const { playout } = channels[0]!;
     const itemMs = playout.tail.last!.durationMs;
-    let appended = 0;
-    core.events.subscribe((e) => e.type === 'item_appended' && appended++);
-    let leadMs = 0;
-    while (appended === 0) {
-      clock.now = playout.nextWakeMs();
-      leadMs = logEndMs(playout.tail.items) - clock.now;
-      await playout.wake();
-    }
+    const { appended, leadMs } = await wakeUntilItAppends(core, clock, playout);
     expect(appended).toBe(1);
     expect(logEndMs(playout.tail.items) - clock.now).toBeLessThanOrEqual(leadMs + itemMs);
   });

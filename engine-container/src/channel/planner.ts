@@ -12,14 +12,15 @@ import type { Metrics } from '../metrics';
 import { adBreakItems } from '../playout/ad-break-plan';
 import { loopDraft, type VodPlan, vodDraft } from '../playout/drafts';
 import type { InterstitialAd, ItemDraft, ResumePoint } from '../playout/item';
-import type {
-  Channel,
-  ChannelMedia,
-  IAssetManager,
-  Preroll,
-  ScheduleEvent,
-  VodRequest,
-  VodResponse,
+import {
+  type Channel,
+  type ChannelMedia,
+  changesAhead,
+  type IAssetManager,
+  type Preroll,
+  type ScheduleEvent,
+  type VodRequest,
+  type VodResponse,
 } from '../types';
 import { type ParsedVod, referenceTrack } from '../vod/parsed-vod';
 import { gapUri } from '../vod/synthetic-gap';
@@ -110,9 +111,7 @@ export class Planner {
 
   /** Whether the channel's content may change after it was planned (IAssetManager.changesAhead). */
   changesAhead(channel: Channel): boolean {
-    const { assetManager } = this.deps;
-    const req = { sessionId: channel.id, playlistId: channel.id };
-    return assetManager.changesAhead?.(req) ?? assetManager.contentChangedFrom !== undefined;
+    return changesAhead(this.deps.assetManager, { sessionId: channel.id, playlistId: channel.id });
   }
 
   private request(ctx: PlanContext): VodRequest {
