@@ -22,6 +22,8 @@ export interface Stats {
   downloadKbps?: number;
   /** The PDT of the frame on screen, ms since the epoch. */
   playingDateMs?: number;
+  /** The playhead (seconds of media) these figures were read at: buffer and latency move with it. */
+  position?: number;
 }
 
 /** One loaded fragment: its size and its media duration. */
@@ -57,7 +59,8 @@ export function readStats(
   frags: readonly FragSample[],
   nowMs: number,
 ): Stats {
-  if (!hls) return { buffer: bufferAhead(video.buffered, video.currentTime) };
+  const position = video.currentTime;
+  if (!hls) return { buffer: bufferAhead(video.buffered, position), position };
   const level = hls.currentLevel >= 0 ? hls.levels[hls.currentLevel] : undefined;
   const live = hls.levels.some((l) => l.details?.live);
   const playing = hls.playingDate?.getTime();
@@ -70,5 +73,6 @@ export function readStats(
     measuredKbps: measuredKbps(frags),
     downloadKbps: measured(hls.bandwidthEstimate / 1000),
     playingDateMs: playing,
+    position,
   };
 }

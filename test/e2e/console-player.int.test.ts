@@ -29,7 +29,7 @@ import {
 } from './console/page-recorder';
 
 const PLAY_SECONDS = 60;
-/** The page shows tenths of a second; hls.js's figures are read in the same task, a few ms later. */
+/** The page shows tenths of a second; hls.js's figures are read in the same task, at most a few ms later. */
 const SECONDS_TOLERANCE = 0.15;
 /** hls.js's ERROR events that report a stall or its own jump over one: stalls, not errors. */
 const STALL_REPORTS = new Set(['bufferStalledError', 'bufferNudgeOnStall', 'bufferSeekOverHole']);
@@ -164,7 +164,9 @@ describe.skipIf(noChromium)("the console's player page", () => {
       expect(delay, 'delay shown').toBeGreaterThanOrEqual(0);
       expect(Math.abs(delay! - hls.delay!)).toBeLessThanOrEqual(SECONDS_TOLERANCE);
       expect(buffer, 'buffer shown').toBeGreaterThanOrEqual(0);
-      expect(Math.abs(buffer! - hls.buffer!)).toBeLessThanOrEqual(SECONDS_TOLERANCE);
+      // Nothing is appended within a task, so the buffer's end stands still while the playhead moves.
+      const bufferAtShown = hls.buffer! + (hls.currentTime - s.shownAt);
+      expect(Math.abs(buffer! - bufferAtShown)).toBeLessThanOrEqual(SECONDS_TOLERANCE);
       expect(shownNumber(shown.bitrate)).toBe(Math.round(hls.declaredKbps!));
       expect(shownNumber(shown['measured-bitrate'])).toBe(Math.round(lastFragmentsKbps(rec.frags)));
       // Each error hls.js reported counted once; its stall reports are stalls, counted from the video.

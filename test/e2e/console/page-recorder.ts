@@ -47,6 +47,8 @@ document.addEventListener('waiting', (e) => {
 /** The page's figures (as shown) and hls.js's (read at once), or null if the page did not render. */
 export interface Sample {
   shown: Record<string, string>;
+  /** The playhead the page read its figures at (its `data-position`). */
+  shownAt: number;
   errorKeys: string[];
   hls: {
     latency: number;
@@ -62,7 +64,9 @@ export interface Sample {
 
 /**
  * Waits for the page's next stats render and reads, in the same task, what it shows and what hls.js
- * says: the two are compared at one instant, so they must agree to the page's rounding.
+ * says. The same task is not the same instant: Chromium holds the playhead still only until the next
+ * microtask, and a loaded machine can stall between the page's read and this one; so it also reads the
+ * playhead the page measured at, and a figure that moves with the playhead is compared at that point.
  */
 export const SAMPLE_SCRIPT = `new Promise((resolve) => {
   const stats = document.querySelector('dl.stats');
@@ -77,6 +81,7 @@ export const SAMPLE_SCRIPT = `new Promise((resolve) => {
     const at = (li) => li ? Date.parse(li.querySelector('time').getAttribute('datetime')) : null;
     return {
       shown,
+      shownAt: Number(stats.dataset.position),
       errorKeys: [...document.querySelectorAll('[data-errors] li')].map((li) => li.dataset.key),
       hls: {
         latency: hls.latency,
