@@ -54,7 +54,7 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
     const idleCpu = await sampleCpu(engine.pid, Number(opts['idle-seconds']));
     const plan = { port: engine.info.port, pathsFile, connections: 50, cores: '1' };
     await runWrk({ ...plan, seconds: 2 });
-    const [cpuBefore, gcBefore] = [cpuSeconds(engine.pid), { ...gc.totals }];
+    const [cpuBefore, gcBefore] = [cpuSeconds(engine.pid), gc.mark()];
     const load = await runWrk({ ...plan, seconds: Number(opts.seconds) });
     const [cpu, gcLoad] = [cpuSeconds(engine.pid) - cpuBefore, gc.since(gcBefore)];
     const after = await engine.call<MemorySnapshot>('memory');
@@ -64,7 +64,7 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
       `start ${(added.ms / 1000).toFixed(2)} s (CPU ${startCpuS.toFixed(2)} s), idle ${idleCpu.avgPct.toFixed(2)} % (worst s ${idleCpu.worstSecondPct.toFixed(0)} %);`,
       `${load.rps.toFixed(0)} req/s, p99 ${load.latency.p99Ms.toFixed(1)} ms, server ${((100 * cpu) / load.seconds).toFixed(0)} %,`,
       `${(perRequest(cpu) * 1e6).toFixed(1)} us CPU/req, ${(perRequest(gcLoad.allocatedBytes) / 1024).toFixed(2)} KB allocated/req,`,
-      `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${gcLoad.collections});`,
+      `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${gcLoad.collections}, longest ${gcLoad.longestPauseMs.toFixed(1)} ms ${gcLoad.longestKind});`,
       `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x);`,
       `idle % per s: ${idleCpu.perSecondPct.map((p) => p.toFixed(0)).join(' ')}`,
     ].join(' ');

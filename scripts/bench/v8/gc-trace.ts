@@ -1,7 +1,8 @@
 /**
  * What V8 allocated and paused for, read from a child's `--trace-gc-nvp` lines on its stdout (one line per
- * collection, with `allocated=` bytes since the last one and its `pause=` ms). Allocation per request is a
- * count, not a time: it compares two versions of the engine on a machine too busy for req/s to mean much.
+ * collection, with `allocated=` bytes since the last one, its `pause=` ms and its kind `gc=`). Allocation per
+ * request is a count, not a time: it compares two versions of the engine on a machine too busy for req/s
+ * to mean much. The longest pause says whether a collection can be what a p99 measures.
  */
 import { Writable } from 'node:stream';
 
@@ -11,8 +12,15 @@ export interface GcTotals {
   collections: number;
 }
 
+/** Totals over a span, with its longest single pause and that collection's kind (s scavenge, mc mark-compact...). */
+export interface GcSpan extends GcTotals {
+  longestPauseMs: number;
+  longestKind: string;
+}
+
 export class GcTrace {
   readonly totals: GcTotals = { allocatedBytes: 0, pauseMs: 0, collections: 0 };
+  private longest = { pauseMs: 0, kind: '' };
   private rest = '';
 
   /** Give this as the child's stdout (ForkOptions.stdout): other lines are dropped. */
@@ -28,17 +36,27 @@ export class GcTrace {
   private take(line: string): void {
     const pause = /\bpause=([\d.]+)/.exec(line);
     if (!pause) return;
+    const ms = Number(pause[1]);
     this.totals.collections++;
-    this.totals.pauseMs += Number(pause[1]);
+    this.totals.pauseMs += ms;
     this.totals.allocatedBytes += Number(/\ballocated=(\d+)/.exec(line)?.[1] ?? 0);
+    if (ms > this.longest.pauseMs) this.longest = { pauseMs: ms, kind: /\bgc=(\w+)/.exec(line)?.[1] ?? '?' };
   }
 
-  /** The totals since `before` (a copy of totals taken earlier). */
-  since(before: GcTotals): GcTotals {
+  /** Starts a span: the totals now, for since(). */
+  mark(): GcTotals {
+    this.longest = { pauseMs: 0, kind: '' };
+    return { ...this.totals };
+  }
+
+  /** The span since `before` (what mark() returned). */
+  since(before: GcTotals): GcSpan {
     return {
       allocatedBytes: this.totals.allocatedBytes - before.allocatedBytes,
       pauseMs: this.totals.pauseMs - before.pauseMs,
       collections: this.totals.collections - before.collections,
+      longestPauseMs: this.longest.pauseMs,
+      longestKind: this.longest.kind,
     };
   }
 }
