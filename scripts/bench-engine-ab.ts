@@ -8,15 +8,17 @@
  * the engine's CPU per request and RSS after forced GC before and after the load. On a shared machine
  * req/s and latency measure the machine; CPU seconds and allocation per request still compare versions.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { bundleForNode } from './bench/bundle';
 import { mediaPlaylistPath } from './bench/channel-paths';
+import type { ActivityBucket } from './bench/engine-process';
 import { forkTs } from './bench/ipc';
 import { cpuSeconds, machineLoad, pinProcess, sampleCpu } from './bench/pin';
 import type { MemorySnapshot } from './bench/process-meter';
 import { containerNodeFlags } from './bench/v8/container-flags';
 import { GcTrace } from './bench/v8/gc-trace';
+import type { LoopStall } from './bench/v8/loop-lag';
 import { runWrk, writePaths } from './bench/wrk';
 
 const { values: opts, positionals } = parseArgs({
@@ -54,9 +56,17 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
     const idleCpu = await sampleCpu(engine.pid, Number(opts['idle-seconds']));
     const plan = { port: engine.info.port, pathsFile, connections: 50, cores: '1' };
     await runWrk({ ...plan, seconds: 2 });
-    const [cpuBefore, gcBefore] = [cpuSeconds(engine.pid), gc.mark()];
+    const [cpuBefore, gcBefore, loadStartMs] = [cpuSeconds(engine.pid), gc.mark(), Date.now()];
+    await engine.call('lagStart', { overMs: 10 });
     const load = await runWrk({ ...plan, seconds: Number(opts.seconds) });
     const [cpu, gcLoad] = [cpuSeconds(engine.pid) - cpuBefore, gc.since(gcBefore)];
+    const stalls = await engine.call<LoopStall[]>('lagStop');
+    if (process.env.BENCH_STALLS_FILE) await writeFile(process.env.BENCH_STALLS_FILE, JSON.stringify(stalls));
+    const activity = await engine.call<ActivityBucket[]>('activity', {
+      fromMs: loadStartMs,
+      bucketMs: 100,
+      buckets: Math.ceil((Date.now() - loadStartMs) / 100),
+    });
     const after = await engine.call<MemorySnapshot>('memory');
     const perRequest = (x: number) => x / Math.max(1, load.requests);
     return [
@@ -64,14 +74,32 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
       `start ${(added.ms / 1000).toFixed(2)} s (CPU ${startCpuS.toFixed(2)} s), idle ${idleCpu.avgPct.toFixed(2)} % (worst s ${idleCpu.worstSecondPct.toFixed(0)} %);`,
       `${load.rps.toFixed(0)} req/s, p99 ${load.latency.p99Ms.toFixed(1)} ms, server ${((100 * cpu) / load.seconds).toFixed(0)} %,`,
       `${(perRequest(cpu) * 1e6).toFixed(1)} us CPU/req, ${(perRequest(gcLoad.allocatedBytes) / 1024).toFixed(2)} KB allocated/req,`,
-      `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${gcLoad.collections}, longest ${gcLoad.longestPauseMs.toFixed(1)} ms ${gcLoad.longestKind});`,
+      `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${Object.entries(gcLoad.byKind)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ')}; longest ${gcLoad.longestPauseMs.toFixed(1)} ms ${gcLoad.longestKind});`,
       `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x);`,
-      `idle % per s: ${idleCpu.perSecondPct.map((p) => p.toFixed(0)).join(' ')}`,
+      `idle % per s: ${idleCpu.perSecondPct.map((p) => p.toFixed(0)).join(' ')};`,
+      `main thread blocked > 10 ms under load: ${stalls.length} times, longest ${describeStalls(stalls.slice(0, 5), loadStartMs, activity)};`,
+      `all, in time order (s:ms): ${[...stalls]
+        .sort((a, b) => a.atMs - b.atMs)
+        .map((x) => `${((x.atMs - loadStartMs) / 1000).toFixed(2)}:${x.lateMs.toFixed(0)}`)
+        .join(' ')}`,
     ].join(' ');
   } finally {
     await engine.call('stop').catch(() => undefined);
     await engine.kill(5000);
   }
+}
+
+/** "+3.41 s 87 ms (1200 started, 30 appended)": when, how long, and the engine's activity in that 100 ms. */
+function describeStalls(stalls: LoopStall[], fromMs: number, activity: ActivityBucket[]): string {
+  return stalls
+    .map((s) => {
+      const b = activity[Math.floor((s.atMs - s.lateMs - fromMs) / 100)];
+      const what = b ? ` (${b.started} started, ${b.appended} appended)` : '';
+      return `+${((s.atMs - fromMs) / 1000).toFixed(2)} s ${s.lateMs.toFixed(0)} ms${what}`;
+    })
+    .join(', ');
 }
 
 if (opts.bundle) {

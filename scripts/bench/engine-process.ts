@@ -15,6 +15,7 @@ import { announceReady, serveRequests } from './ipc';
 import { liveEdge, parseLivePlaylist } from './live-playlist';
 import { CpuMeter, memorySnapshot } from './process-meter';
 import { RotatingAssets } from './rotating-assets';
+import { LoopLag } from './v8/loop-lag';
 
 export interface EngineProcessInfo {
   port: number;
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     else if (e.type === 'slate_inserted') problems.slates++;
   });
   const meter = new CpuMeter();
+  const lag = new LoopLag();
   let channels = 0;
 
   const playlistOf = (n: number) => {
@@ -85,6 +87,8 @@ async function main(): Promise<void> {
       for (let n = 0; n < channels; n++) await playlistOf(n).playlists.mediaPlaylist('v0');
       return { channels, ms: performance.now() - t0 };
     },
+    lagStart: ({ overMs }: { overMs: number }) => lag.start(overMs),
+    lagStop: () => lag.stop(),
     meterStart: () => meter.start(),
     meterStop: () => meter.stop(),
     activity: ({ fromMs, bucketMs, buckets }: { fromMs: number; bucketMs: number; buckets: number }) => {

@@ -16,11 +16,14 @@ export interface GcTotals {
 export interface GcSpan extends GcTotals {
   longestPauseMs: number;
   longestKind: string;
+  /** Collections per kind: mark-compacts mean concurrent marking, which shares the engine's core. */
+  byKind: Record<string, number>;
 }
 
 export class GcTrace {
   readonly totals: GcTotals = { allocatedBytes: 0, pauseMs: 0, collections: 0 };
   private longest = { pauseMs: 0, kind: '' };
+  private byKind: Record<string, number> = {};
   private rest = '';
 
   /** Give this as the child's stdout (ForkOptions.stdout): other lines are dropped. */
@@ -40,12 +43,15 @@ export class GcTrace {
     this.totals.collections++;
     this.totals.pauseMs += ms;
     this.totals.allocatedBytes += Number(/\ballocated=(\d+)/.exec(line)?.[1] ?? 0);
-    if (ms > this.longest.pauseMs) this.longest = { pauseMs: ms, kind: /\bgc=(\w+)/.exec(line)?.[1] ?? '?' };
+    const kind = /\bgc=(\w+)/.exec(line)?.[1] ?? '?';
+    this.byKind[kind] = (this.byKind[kind] ?? 0) + 1;
+    if (ms > this.longest.pauseMs) this.longest = { pauseMs: ms, kind };
   }
 
   /** Starts a span: the totals now, for since(). */
   mark(): GcTotals {
     this.longest = { pauseMs: 0, kind: '' };
+    this.byKind = {};
     return { ...this.totals };
   }
 
@@ -57,6 +63,7 @@ export class GcTrace {
       collections: this.totals.collections - before.collections,
       longestPauseMs: this.longest.pauseMs,
       longestKind: this.longest.kind,
+      byKind: { ...this.byKind },
     };
   }
 }
