@@ -25,6 +25,7 @@ import { type MediaPlaylist, parseMasterPlaylist, parseMediaPlaylist } from '../
 import { checkReloads } from '../support/live-rules';
 import { type LiveSource, startLiveSource } from '../support/live-source';
 import { waitOnAir } from '../support/on-air';
+import { describeStalls } from '../support/stall-kinds';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 /** The VODs' and the source's segment length: a player sits 3 of them (6 s) behind the live edge. */
@@ -154,7 +155,9 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
 
   const play = await browser;
   if (play) {
-    const context = () => `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}`;
+    // Each halt with every SourceBuffer's ranges judged: which track had a hole, and how wide.
+    const context = () =>
+      `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}\nhalts: ${describeStalls(play.judgedStalls) || '(none)'}`;
     console.log(
       `hls.js: played ${play.playedSeconds.toFixed(1)} s, ${play.discontinuitiesCrossed} discontinuities crossed; ${context()}`,
     );
