@@ -25,6 +25,7 @@ import { type MediaPlaylist, parseMasterPlaylist, parseMediaPlaylist } from '../
 import { checkReloads } from '../support/live-rules';
 import { type LiveSource, startLiveSource } from '../support/live-source';
 import { waitOnAir } from '../support/on-air';
+import { describeStalls, seamAudioHoleHalts } from '../support/stall-kinds';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 /** The VODs' and the source's segment length: a player sits 3 of them (6 s) behind the live edge. */
@@ -154,7 +155,9 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
 
   const play = await browser;
   if (play) {
-    const context = () => `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}`;
+    // Each halt with every SourceBuffer's ranges judged: which track had a hole, and how wide.
+    const context = () =>
+      `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}\nhalts: ${describeStalls(play.judgedStalls) || '(none)'}`;
     console.log(
       `hls.js: played ${play.playedSeconds.toFixed(1)} s, ${play.discontinuitiesCrossed} discontinuities crossed; ${context()}`,
     );
@@ -173,7 +176,19 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
       play.errors.filter((e) => fromAny(e.url ?? '') && !seam.has(e.details)),
       context(),
     ).toEqual([]);
-    expect(play.stalls, context()).toBe(0);
+    // Each encode cuts its audio on its own AAC grid: at a seam the TS VOD's audio ends up to a frame
+    // before its video and the CMAF source's starts up to a frame after (hls.js places fMP4 audio by
+    // its timestamps), a hole no listing closes; Chromium bridges one frame, not two. That halt (and
+    // the one where hls.js lands past it) is the seams' too, printed; any other halt fails.
+    const seamStarts = play.raw.frags
+      .filter((f, i, all) => i > 0 && f.cc !== all[i - 1]!.cc)
+      .map((f) => f.start ?? Number.NaN);
+    const seamHalts = seamAudioHoleHalts(play.judgedStalls, seamStarts);
+    expect(
+      play.judgedStalls.filter((s) => !seamHalts.includes(s)),
+      context(),
+    ).toEqual([]);
+    expect(play.judgedStalls.length).toBeGreaterThanOrEqual(play.stalls);
     expect(play.discontinuitiesCrossed).toBeGreaterThanOrEqual(2);
   }
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type BufferedFrag, isPlayersHaltNote, judgeStall, type StallBuffers } from '../support/stall-kinds';
+import {
+  type BufferedFrag,
+  isPlayersHaltNote,
+  judgeStall,
+  type StallBuffers,
+  seamAudioHoleHalts,
+} from '../support/stall-kinds';
 
 const STALL_WALL_MS = 1_000_000;
 const stall = (tracks: StallBuffers['tracks'], currentTime = 10): StallBuffers => ({
@@ -31,6 +37,7 @@ describe('judging a halt', () => {
     );
     expect(judged).toMatchObject({ kind: 'hole', stream: true });
     expect(judged.detail).toContain('audio has a hole of 210 ms');
+    expect(judged.hole).toEqual({ track: 'audio', fromS: 9.99, toS: 10.2 });
   });
 
   it('blames the player when a track ran dry waiting for a fragment published before then', () => {
@@ -79,5 +86,69 @@ describe("hls.js's notes of a halt", () => {
   it('never cover a hole or a fatal error', () => {
     expect(isPlayersHaltNote({ ...note, details: 'bufferSeekOverHole' }, [players])).toBe(false);
     expect(isPlayersHaltNote({ ...note, fatal: true }, [players])).toBe(false);
+  });
+});
+
+describe('halts a seam between two encodes causes', () => {
+  // The CI run's halt: the TS VOD's audio ended 10.7 ms before its video boundary at 74 s, the CMAF
+  // source's audio started 16 ms after it; hls.js jumped to 74.116 and the element waited once more there.
+  const tracks = (video: Array<[number, number]>, audio: Array<[number, number]>) => ({ video, audio });
+  const seamHole = judgeStall(
+    stall(
+      tracks(
+        [[54, 80]],
+        [
+          [54, 73.989331],
+          [74.016, 80],
+        ],
+      ),
+      73.942306,
+    ),
+    [],
+  );
+  const atJump = judgeStall(stall(tracks([[54, 80]], [[54, 80]]), 74.116), []);
+
+  it('are an audio hole of up to two AAC frames where a discontinuity starts, and the halt at the jump past it', () => {
+    expect(seamAudioHoleHalts([seamHole, atJump], [60, 74])).toEqual([seamHole, atJump]);
+  });
+
+  it('are not the same hole away from a discontinuity', () => {
+    expect(seamAudioHoleHalts([seamHole, atJump], [60, 72])).toEqual([]);
+  });
+
+  it('are not a hole wider than two AAC frames, nor a hole in the video', () => {
+    const wide = judgeStall(
+      stall(
+        tracks(
+          [[54, 80]],
+          [
+            [54, 73.98],
+            [74.03, 80],
+          ],
+        ),
+        73.95,
+      ),
+      [],
+    );
+    const video = judgeStall(
+      stall(
+        tracks(
+          [
+            [54, 73.989],
+            [74.016, 80],
+          ],
+          [[54, 80]],
+        ),
+        73.95,
+      ),
+      [],
+    );
+    expect(wide.kind).toBe('hole');
+    expect(video.kind).toBe('hole');
+    expect(seamAudioHoleHalts([wide, video], [74])).toEqual([]);
+  });
+
+  it('are not a halt of the player without a seam hole before it', () => {
+    expect(seamAudioHoleHalts([atJump], [74])).toEqual([]);
   });
 });

@@ -37,6 +37,8 @@ export interface JudgedStall {
   /** The stream's fault (a hole, a fragment published after the player needed it), not the player's. */
   stream: boolean;
   detail: string;
+  /** For a hole: the track, and where its data before the hole ends and after it starts (media seconds). */
+  hole?: { track: string; fromS: number; toS: number };
 }
 
 /** A track holds the playhead when its range reaches this far past it. */
@@ -44,7 +46,7 @@ const HOLDS_S = 0.25;
 /** Ranges that start this close after the playhead still count as at it (hls.js's nudges cover it). */
 const AT_S = 0.05;
 
-type TrackState = { kind: 'holds' } | { kind: 'hole'; gapS: number } | { kind: 'dry' };
+type TrackState = { kind: 'holds' } | { kind: 'hole'; fromS: number; toS: number } | { kind: 'dry' };
 
 function trackState(ranges: ReadonlyArray<[number, number]>, t: number): TrackState {
   for (const [start, end] of ranges) if (start <= t + AT_S && end > t + HOLDS_S) return { kind: 'holds' };
@@ -54,7 +56,7 @@ function trackState(ranges: ReadonlyArray<[number, number]>, t: number): TrackSt
   // The hole runs from the end of the data before it (or the playhead, when there is none) to the next data.
   const endsBefore = ranges.filter(([, end]) => end <= next).map(([, end]) => end);
   const before = endsBefore.length ? Math.max(...endsBefore) : t;
-  return { kind: 'hole', gapS: next - before };
+  return { kind: 'hole', fromS: before, toS: next };
 }
 
 /** The fragment type that feeds a SourceBuffer: audio comes from 'audio' fragments when there are any. */
@@ -99,7 +101,8 @@ export function judgeStall(stall: StallBuffers, frags: readonly BufferedFrag[]):
       ...base,
       kind: 'hole',
       stream: true,
-      detail: `${hole.track} has a hole of ${(hole.gapS * 1000).toFixed(0)} ms at ${t.toFixed(3)}`,
+      detail: `${hole.track} has a hole of ${((hole.toS - hole.fromS) * 1000).toFixed(0)} ms at ${t.toFixed(3)}`,
+      hole: { track: hole.track, fromS: hole.fromS, toS: hole.toS },
     };
   const dry = states.find((s) => s.kind === 'dry');
   if (dry) return judgeDry(stall, dry.track, frags);
@@ -133,3 +136,42 @@ export const isPlayersHaltNote = (
   !error.fatal &&
   HALT_NOTES.has(error.details) &&
   stalls.some((s) => !s.stream && Math.abs(s.atMs - error.atMs) <= NOTE_WINDOW_MS);
+
+/** One AAC frame at 48 kHz: 1024 samples. */
+const AAC_FRAME_S = 1024 / 48_000;
+
+/**
+ * The halts a seam between two encodes with demuxed audio causes whatever the playlist lists: an audio
+ * hole of at most two AAC frames where playback crossed into another discontinuity (`seamStarts`, media
+ * seconds), and the halt at the point hls.js jumped to past it. Each encode cuts its audio on its own
+ * AAC grid, so at a video boundary the audio before the seam ends up to a frame early and the audio
+ * after it starts up to a frame late (hls.js places fMP4 audio by its own timestamps); Chromium bridges
+ * a gap of one frame, not more. Anything else (a video hole, a wider hole, a late fragment) is not one.
+ */
+export function seamAudioHoleHalts(
+  stalls: readonly JudgedStall[],
+  seamStarts: readonly number[],
+): JudgedStall[] {
+  const atSeam = (h: NonNullable<JudgedStall['hole']>) =>
+    h.track === 'audio' &&
+    h.toS - h.fromS <= 2 * AAC_FRAME_S &&
+    seamStarts.some((t) => t >= h.fromS - AAC_FRAME_S && t <= h.toS + AAC_FRAME_S);
+  const excused: JudgedStall[] = [];
+  let lastHole: NonNullable<JudgedStall['hole']> | undefined;
+  for (const s of stalls) {
+    if (s.hole && atSeam(s.hole)) {
+      excused.push(s);
+      lastHole = s.hole;
+    } else if (
+      lastHole &&
+      !s.stream &&
+      s.currentTime >= lastHole.toS &&
+      s.currentTime <= lastHole.toS + HOLDS_S
+    ) {
+      // hls.js seeks 0.1 s past the hole's end; the element may report 'waiting' once more there.
+      excused.push(s);
+      lastHole = undefined;
+    } else lastHole = undefined;
+  }
+  return excused;
+}
