@@ -77,7 +77,7 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
       `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${Object.entries(gcLoad.byKind)
         .map(([k, n]) => `${n} ${k}`)
         .join(', ')}; longest ${gcLoad.longestPauseMs.toFixed(1)} ms ${gcLoad.longestKind});`,
-      `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x);`,
+      `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x; V8 heap ${mb(idle.heapTotalBytes)} -> ${mb(after.heapTotalBytes)} MB);`,
       `idle % per s: ${idleCpu.perSecondPct.map((p) => p.toFixed(0)).join(' ')};`,
       `main thread blocked > 10 ms under load: ${stalls.length} times, longest ${describeStalls(stalls.slice(0, 5), loadStartMs, activity)};`,
       `all, in time order (s:ms): ${[...stalls]
