@@ -154,7 +154,16 @@ export class ChannelPlaylists {
     return (await this.renderedMediaPlaylist(key)).body;
   }
 
-  /** The rendition's playlist, waiting for the channel to be on air and for VODs to load here. */
+  /** A response still holds the rendition's last bytes (server/prepared-playlists.ts): keep them as they are. */
+  bytesHeld(key: string): void {
+    this.media.rendererOf(key).arena.release();
+  }
+
+  /**
+   * The rendition's playlist, waiting for the channel to be on air and for VODs to load here. Its bytes
+   * are the caller's for as long as it likes (its continuation runs after other requests' renders): no
+   * later render writes over them (render/render-arena.ts).
+   */
   async renderedMediaPlaylist(key: string): Promise<RenderedPlaylist> {
     const { config, metrics, vods } = this.deps;
     metrics.inc('PlaylistRequests');
@@ -164,7 +173,9 @@ export class ChannelPlaylists {
     const now = config.clock();
     for (let attempt = 0; ; attempt++) {
       try {
-        return this.current(key, now);
+        const playlist = this.current(key, now);
+        this.bytesHeld(key);
+        return playlist;
       } catch (err) {
         if (!(err instanceof MissingVodError) || attempt >= 3) throw err;
         await vods.load(err.uri).catch(() => {

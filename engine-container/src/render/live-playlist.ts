@@ -11,6 +11,7 @@
  */
 import type { PlaylistWindow, WindowSegment } from '../playout/window';
 import { fmp4Count, playlistHeader, renderMediaPlaylist, segmentLead, segmentsText } from './media-playlist';
+import { RenderArena } from './render-arena';
 
 /** The same segment at the same place in the log: its lines are the same in any window listing both. */
 const sameSegment = (a: WindowSegment, b: WindowSegment): boolean =>
@@ -24,10 +25,9 @@ const sameSegment = (a: WindowSegment, b: WindowSegment): boolean =>
     a.previousItem === b.previousItem &&
     a.itemFirst === b.itemFirst);
 
-/** Its own memory, not a slice of node's shared 8 KB pool: a kept slice would keep its whole slab. */
-const newBytes = (length: number): Buffer => Buffer.allocUnsafeSlow(length);
-
 export class LivePlaylist {
+  /** Where renders are written (render-arena.ts): the last render's bytes are never overwritten. */
+  readonly arena = new RenderArena();
   private bytes: Buffer | undefined;
   private win: PlaylistWindow | undefined;
   /** Segments of the last render that are fMP4, and so whether it gave TS items maps (media-playlist.ts). */
@@ -86,7 +86,7 @@ export class LivePlaylist {
     const tail = segmentsText(segments, kept, mixed, tailAt, next);
     const leadBytes = Buffer.byteLength(lead);
     const tailBytes = Buffer.byteLength(tail);
-    const out = newBytes(leadBytes + (to - from) + tailBytes);
+    const out = this.arena.take(leadBytes + (to - from) + tailBytes);
     out.write(lead, 0, 'utf8');
     old.copy(out, leadBytes, from, to);
     out.write(tail, leadBytes + to - from, 'utf8');
@@ -108,10 +108,13 @@ export class LivePlaylist {
     const next = this.spareFor(win.segments.length);
     const text = renderMediaPlaylist(win, next, fmp4 > 0);
     const length = Buffer.byteLength(text);
-    let out = newBytes(length);
+    let out = this.arena.take(length);
     out.write(text, 0, 'utf8');
     // A new log version often leaves the playlist as it was (an item appended ahead): the same bytes.
-    if (this.bytes?.equals(out)) out = this.bytes;
+    if (this.bytes?.equals(out)) {
+      this.arena.giveBack();
+      out = this.bytes;
+    }
     return length === text.length ? this.keep(win, fmp4, out, next) : this.forget(out);
   }
 

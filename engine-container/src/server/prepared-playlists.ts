@@ -39,12 +39,22 @@ export function playlistHeaders(length: number, maxAgeS: number): Headers {
   return headers;
 }
 
+/**
+ * Sends the bytes; true when the response still holds them after this returns: a socket that did not
+ * take them at once (a slow reader) or a response queued behind another on its connection. Such bytes
+ * must stay as they are until sent (render/render-arena.ts).
+ */
 export function sendPlaylistBytes(
   req: IncomingMessage,
   res: ServerResponse,
   bytes: Buffer,
   maxAgeS: number,
-): void {
+): boolean {
   res.writeHead(200, playlistHeaders(bytes.length, maxAgeS));
-  res.end(req.method === 'HEAD' ? undefined : bytes);
+  if (req.method === 'HEAD') {
+    res.end();
+    return false;
+  }
+  res.end(bytes);
+  return res.writableLength > 0 || !res.socket;
 }

@@ -109,10 +109,10 @@ function channelRoute(
   const { playlists } = runtime;
   const ready = playlists.readyMediaPlaylist(key);
   if (!ready)
-    return playlists
-      .renderedMediaPlaylist(key)
-      .then((playlist) => sendPlaylistBytes(req, res, playlist.bytes, playlists.mediaMaxAgeS()));
-  sendPlaylistBytes(req, res, ready.bytes, playlists.mediaMaxAgeS());
+    return playlists.renderedMediaPlaylist(key).then((playlist) => {
+      sendPlaylistBytes(req, res, playlist.bytes, playlists.mediaMaxAgeS());
+    });
+  if (sendPlaylistBytes(req, res, ready.bytes, playlists.mediaMaxAgeS())) playlists.bytesHeld(key);
 }
 
 function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Answering {
