@@ -139,13 +139,11 @@ describe('live mixing through the schedule API', () => {
     const browser: Promise<BrowserPlayback | undefined> = chromiumAvailable()
       ? playInBrowser(`${base[0]}/master.m3u8`, { seconds: watchS })
       : Promise.resolve(undefined);
-    // ffmpeg's own budget (twice real time, hls-client.ts): each switch between hosts costs it a new
-    // connection per rendition, and on a loaded machine it fell 45 s behind in one run of three.
-    // ffmpeg reads the channel as one stream and paces itself (-re) by its timestamps, which jump at
-    // every switch between the VODs and the source; it re-bases only jumps over dts_delta_threshold
-    // (10 s by default), so a smaller jump forward can hold it back that long at a seam (a likely cause,
-    // not a proven one, of its falling 45-100 s behind in some runs). A player re-bases at every
-    // discontinuity: so does ffmpeg here, at any jump over 1 s (segments are 2 s).
+    // ffmpeg plays one variant, as a player does (hls-client.ts ONE_VARIANT: with two it fell 100 s
+    // behind). It reads the channel as one stream and paces itself (-re) by its timestamps, which jump
+    // at every switch between the VODs and the source; it re-bases only jumps over dts_delta_threshold
+    // (10 s by default), so a smaller jump forward would hold it back that long. A player re-bases at
+    // every discontinuity: so does ffmpeg here, at any jump over 1 s (segments are 2 s).
     const decoded = playWithFfmpeg(`${base[1]}/master.m3u8`, {
       seconds: watchS - 15,
       inputArgs: ['-dts_delta_threshold', '1'],

@@ -30,7 +30,10 @@ export interface PlayOptions {
   timeoutMs?: number;
   /** A single HTTP request may hang this long before it counts as failed. Default 10 s. */
   requestTimeoutMs?: number;
-  /** Streams to play, as `-map` arguments (`0:v:0`, `0:a:0`). Default: ffmpeg's choice, the best video and audio. */
+  /**
+   * Streams to play, as `-map` arguments (`0:v:0`, `0:a:0`). Default: the first variant's video and its
+   * first audio, as a player plays one variant (ONE_VARIANT).
+   */
   maps?: string[];
   /** More input options, placed before `-i`. */
   inputArgs?: string[];
@@ -116,8 +119,18 @@ export function classifyFfmpegOutput(stderr: string): { errors: string[]; warnin
   return { errors, warnings };
 }
 
+/**
+ * The first variant's video and first audio (its own, or its group's first rendition). ffmpeg's own
+ * choice is the best video and the best audio of any variant: two variants' playlists, which no player
+ * reads together. Its HLS demuxer interleaves playlists by their raw timestamps, which every
+ * discontinuity resets in each playlist at its own moment: after a seam one playlist is read alone
+ * until its timestamps pass the other's, ffmpeg's `-re` pacing and timestamp re-basing fight over it,
+ * and the run fell 100 s behind real time (CI, live mixing). The program number is the variant's index.
+ */
+export const ONE_VARIANT: readonly string[] = ['0:p:0:v:0?', '0:p:0:a:0?'];
+
 export function ffmpegPlayArgs(url: string, options: PlayOptions): string[] {
-  const { seconds, realtime = true, requestTimeoutMs = 10_000, maps = [], inputArgs = [] } = options;
+  const { seconds, realtime = true, requestTimeoutMs = 10_000, maps = ONE_VARIANT, inputArgs = [] } = options;
   return [
     ...'-hide_banner -nostdin -nostats -loglevel level+warning'.split(' '),
     ...(realtime ? ['-re'] : []),
