@@ -61,6 +61,21 @@ describe.concurrent('live HLS client harness', () => {
       expect(result.warnings.some((w) => /out of order|Packet corrupt/.test(w))).toBe(true);
     });
 
+    it('plays one variant, as a player does: the other is read only by its probe', async () => {
+      // ffmpeg's own choice takes one variant's video and another's audio, and its demuxer interleaves
+      // the two playlists by raw timestamps: with -re, 90 s of items alternating across discontinuities
+      // took it 133 s (92 s reading one variant).
+      const result = await playWithFfmpeg(`${origin.url}/vod-a/master.m3u8`, {
+        seconds: 18,
+        realtime: false,
+      });
+      expect(result.errors).toEqual([]);
+      const read = (variant: string) =>
+        origin.requests().filter((r) => r.path.startsWith(`/vod-a/${variant}/seg_`)).length;
+      expect(read('180p')).toBeGreaterThanOrEqual(9);
+      expect(read('360p')).toBeLessThanOrEqual(2);
+    });
+
     it('reports a media sequence that goes back', async () => {
       const sim = await channel();
       setTimeout(() => {
