@@ -16,6 +16,12 @@ export type V2Handler = (
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+/**
+ * How long an idle client connection stays open. Node closes one after 5 s, while a client may be
+ * sending on it (fetch keeps one about 4 s, later when its process is busy): that request then fails
+ * with ECONNRESET (a CI run's POST /token). A managed gateway keeps idle connections far longer.
+ */
+export const GATEWAY_KEEP_ALIVE_MS = 65_000;
 
 export interface Gateway {
   url: string;
@@ -153,6 +159,7 @@ export function startGateway(
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
     }
   });
+  server.keepAliveTimeout = GATEWAY_KEEP_ALIVE_MS;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

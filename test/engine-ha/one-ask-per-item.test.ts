@@ -6,18 +6,27 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { EngineOptions } from '../../engine-container/src/config';
-import { InMemoryPlayoutLogStore } from '../../engine-container/src/playout/log-store';
+import { InMemoryPlayoutLogStore, type PlayoutLogStore } from '../../engine-container/src/playout/log-store';
 import type { VodResponse } from '../../engine-container/src/types';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
 
-/** `count` engines on one store and one clock, each asking `answer` (a cursor: ep-0, ep-1, ...). */
-function engines(count: number, answer: () => Promise<VodResponse>, options: EngineOptions = {}) {
+/**
+ * `count` engines on one store and one clock, each asking `answer` (a cursor: ep-0, ep-1, ...);
+ * `storeOf` may wrap the store as one engine sees it.
+ */
+function engines(
+  count: number,
+  answer: () => Promise<VodResponse>,
+  options: EngineOptions = {},
+  storeOf: (store: PlayoutLogStore, engine: number) => PlayoutLogStore = (store) => store,
+) {
   const world = fakeWorld();
   const store = new InMemoryPlayoutLogStore();
   const clock = { now: Date.UTC(2025, 0, 1) };
-  const all = Array.from({ length: count }, () => {
+  const all = Array.from({ length: count }, (_, k) => {
     const am = new ScriptedAssetManager(answer);
-    const made = makeCore(am, { fetch: world.origin.fetch, logStore: store, sharedClock: clock, ...options });
+    const logStore = storeOf(store, k);
+    const made = makeCore(am, { fetch: world.origin.fetch, logStore, sharedClock: clock, ...options });
     return { am, core: made.core };
   });
   const appended: Array<{ seq: number; id: string }> = [];
@@ -101,4 +110,49 @@ describe('engines sharing one playout log', () => {
     expect(two.calls()).toBe(onAir.length);
     expect(onAir).toEqual(onAir.map((_, k) => `ep-${k}`));
   }, 60_000);
+  it('ask no more in a run once the lease lapsed while the holder stalled: another engine took it over', async () => {
+    // Engine 0 stalls inside its first append (its lease's renewals cannot run) for five lease lives;
+    // engine 1 takes the lapsed lease and plans meanwhile. Engine 0's run then goes on with the lease
+    // it still believes it holds: asking again would spend an answer its append loses.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      let uri = '';
+      let stalled = false;
+      let takenOver: Promise<unknown> = Promise.resolve();
+      const stallOnce = (store: PlayoutLogStore, engine: number): PlayoutLogStore =>
+        engine > 0
+          ? store
+          : new Proxy(store, {
+              get: (target, key) =>
+                key === 'append'
+                  ? async (...args: Parameters<PlayoutLogStore['append']>) => {
+                      const appended = await target.append(...args);
+                      if (!stalled) {
+                        stalled = true;
+                        vi.setSystemTime(Date.now() + 1000);
+                        takenOver = made.channels[1]!.playout.advance();
+                        await takenOver;
+                      }
+                      return appended;
+                    }
+                  : Reflect.get(target, key, target),
+            });
+      const made = engines(
+        2,
+        cursor(() => uri),
+        { volatileKeyTTL: 0.2 },
+        stallOnce,
+      );
+      uri = made.world.a;
+      await made.channels[0]!.playout.advance();
+      await takenOver;
+      expect(stalled).toBe(true);
+      const onAir = made.onAir();
+      expect(onAir.length).toBeGreaterThanOrEqual(2);
+      expect(made.calls()).toBe(onAir.length);
+      expect(onAir).toEqual(onAir.map((_, k) => `ep-${k}`));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -360,10 +360,11 @@ export class ChannelPlayout {
    * May this engine ask the asset manager for the next item? Only while it holds the channel's lease.
    * Having just taken it, it re-reads the log first (another engine may have appended a moment ago:
    * never ask twice for one slot); without it, it waits for the holder's append, up to a lease's
-   * life. False means "look again": the log may be long enough now, or the lease free.
+   * life. Held since an earlier ask of this run, it is confirmed (WriterLease.confirm). False means
+   * "look again": the log may be long enough now, or the lease free.
    */
   private async mayAsk(): Promise<boolean> {
-    if (this.lease.held) return true;
+    if (this.lease.held) return this.lease.confirm();
     const seen = this.tail.lastSeq;
     if (await this.lease.take()) {
       if (this.lease.enabled) await this.tail.reread();

@@ -14,7 +14,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class WriterLease {
   held = false;
   private timer: NodeJS.Timeout | undefined;
-  private renewing = false;
+  private renewal: Promise<void> | undefined;
+  /** When the last acquire or renewal that succeeded was sent: the store's expiry is no earlier than this plus ttlMs. */
+  private confirmedAtMs = 0;
 
   constructor(
     private readonly store: PlayoutLogStore,
@@ -42,8 +44,10 @@ export class WriterLease {
       this.held = true;
       return true;
     }
+    const sentAtMs = Date.now();
     if (!(await store.acquireLease(this.channelId, this.owner, this.ttlMs))) return false;
     this.held = true;
+    this.confirmedAtMs = sentAtMs;
     // A third of the lease's life between renewals: two may fail (a store hiccup) before it lapses.
     this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(this.ttlMs / 3)));
     this.timer.unref();
@@ -60,6 +64,19 @@ export class WriterLease {
     }
   }
 
+  /**
+   * Whether the lease is still ours, for asking again within one run. A process that stalled past the
+   * lease's life (its renewals could not run) may find another engine holding it, and asking then
+   * spends an answer its append will lose: so past half its life since the last confirmation, it is
+   * renewed first. False when lost, or when the store could not say and its life may be over.
+   */
+  async confirm(): Promise<boolean> {
+    if (!this.held) return false;
+    if (!this.enabled || Date.now() - this.confirmedAtMs < this.ttlMs / 2) return true;
+    await this.renew();
+    return this.held && Date.now() - this.confirmedAtMs < this.ttlMs;
+  }
+
   async release(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
@@ -73,12 +90,23 @@ export class WriterLease {
       .catch((err: unknown) => this.log.warn('lease release failed', { channelId: this.channelId, err }));
   }
 
-  private async renew(): Promise<void> {
+  /** Renews the lease; a renewal already in flight is waited for rather than sent twice. */
+  private renew(): Promise<void> {
+    this.renewal ??= this.sendRenewal().finally(() => {
+      this.renewal = undefined;
+    });
+    return this.renewal;
+  }
+
+  private async sendRenewal(): Promise<void> {
     const { store } = this;
-    if (this.renewing || !this.held || !hasLeases(store)) return;
-    this.renewing = true;
+    if (!this.held || !hasLeases(store)) return;
+    const sentAtMs = Date.now();
     try {
-      if (await store.renewLease(this.channelId, this.owner, this.ttlMs)) return;
+      if (await store.renewLease(this.channelId, this.owner, this.ttlMs)) {
+        this.confirmedAtMs = sentAtMs;
+        return;
+      }
       // Lost (this process stalled past the expiry): another engine may be asking now. The append in
       // flight stays safe (it is conditional); the next ask takes the lease again first.
       this.log.warn('writer lease lost', { channelId: this.channelId });
@@ -87,8 +115,6 @@ export class WriterLease {
       this.held = false;
     } catch (err) {
       this.log.warn('lease renewal failed; retrying', { channelId: this.channelId, err });
-    } finally {
-      this.renewing = false;
     }
   }
 }
