@@ -357,11 +357,10 @@ export class ChannelPlayout {
   }
 
   /**
-   * May this engine ask the asset manager for the next item? Only while it holds the channel's lease.
-   * Having just taken it, it re-reads the log first (another engine may have appended a moment ago:
-   * never ask twice for one slot); without it, it waits for the holder's append, up to a lease's
-   * life. Held since an earlier ask of this run, it is confirmed (WriterLease.confirm). False means
-   * "look again": the log may be long enough now, or the lease free.
+   * May this engine ask the asset manager for the next item? Only while it holds the channel's lease
+   * (held since an earlier ask of this run: confirmed). Having just taken it, it re-reads the log
+   * (another engine may have appended a moment ago: never ask twice for one slot); without it, it waits
+   * for the holder's append, up to a lease's life. False: "look again" (log long enough, lease free).
    */
   private async mayAsk(): Promise<boolean> {
     if (this.lease.held) return this.lease.confirm();
