@@ -129,9 +129,11 @@ describe('the engine tick', () => {
     const runs = await kick;
     await core.idle();
 
-    expect(runs).toHaveLength(KICK_SLICE);
+    // One slice: KICK_SLICE advances, or fewer when they took KICK_SLICE_MS (a loaded machine).
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.length).toBeLessThanOrEqual(KICK_SLICE);
     const stillDue = channels.filter((c) => c.playout.nextWakeMs() <= clock.now);
-    expect(stillDue).toHaveLength(CHANNELS - KICK_SLICE);
+    expect(stillDue).toHaveLength(CHANNELS - runs.length);
   });
 
   it('spreads the planning of channels whose items end in the same second over several seconds', async () => {
