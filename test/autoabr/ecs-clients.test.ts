@@ -15,8 +15,12 @@ import { type HungEndpoint, startHungEndpoint } from './support/hung-endpoint';
 
 const REQUEST_TIMEOUT_MS = 300;
 const ATTEMPTS = 2;
-/** Every attempt timing out, the SDK's sub-second backoff, and room for a loaded machine. */
-const BUDGET_MS = ATTEMPTS * REQUEST_TIMEOUT_MS + 2500;
+/**
+ * Every attempt timing out, the SDK's sub-second backoff, and room for a loaded machine (where a
+ * unit test has taken ten times as long as alone): far short of a hang, which would last until the
+ * Lambda's own timeout.
+ */
+const BUDGET_MS = ATTEMPTS * REQUEST_TIMEOUT_MS + 8000;
 
 let ecs: HungEndpoint;
 const saved = { ...process.env };
@@ -28,7 +32,8 @@ beforeAll(async () => {
     AWS_REGION: 'eu-north-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_CONNECT_TIMEOUT_MS: '200',
+    // Loopback connects at once; a short connect timeout would only race a stalled event loop.
+    AWS_CONNECT_TIMEOUT_MS: '2000',
     AWS_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     AWS_MAX_ATTEMPTS: String(ATTEMPTS),
   });
@@ -89,7 +94,7 @@ describe('the AutoABR worker launcher on a hung ECS endpoint', () => {
   it('sends every try of one attempt’s RunTask with the same idempotency token', async () => {
     ecs.received.length = 0;
     await failure(() => launcher().launch(job(), 2));
-    await expect.poll(() => ecs.received.length).toBe(ATTEMPTS);
+    await expect.poll(() => ecs.received.length, { timeout: 10_000 }).toBe(ATTEMPTS);
     expect(ecs.received.map((r) => r.target)).toEqual(
       Array(ATTEMPTS).fill('AmazonEC2ContainerServiceV20141113.RunTask'),
     );

@@ -158,7 +158,9 @@ describe.skipIf(noChromium)("scheduling from a schedule channel's page", () => {
     expect(refusal.status).toBe(400);
     const reason = (await refusal.json()) as { message: string; field: string };
     expect(reason.field).toBe('url');
-    await expect.poll(() => page.locator('#entry-error').textContent()).toBe(reason.message);
+    await expect
+      .poll(() => page.locator('#entry-error').textContent(), { timeout: 15_000 })
+      .toBe(reason.message);
     expect(await page.locator('#entry-url').getAttribute('aria-invalid')).toBe('true');
     await shot('1-refused-url');
 

@@ -63,7 +63,9 @@ it.skipIf(!chromiumAvailable())(
     // The API's own validation message, shown on the form.
     await page.getByLabel('Name').fill('Not A Name');
     await page.getByRole('button', { name: 'Create channel' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('name: must be 1-63 lowercase');
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 })
+      .toContain('name: must be 1-63 lowercase');
     expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
     // The browser logs that refused request itself: the one console error this test causes on purpose.
     expect(consoleErrors).toEqual([expect.stringMatching(/status of 400 .*\/channel\)$/)]);
@@ -135,7 +137,9 @@ it.skipIf(!chromiumAvailable())(
     await page.goto(`${system.urls.console!}#/token`);
     await page.getByLabel('Token (x-jwt)').fill('not-a-token');
     await page.getByRole('button', { name: 'Use this token' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Your token was refused (401');
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 })
+      .toContain('Your token was refused (401');
     expect(await page.getByText('Loading…').count()).toBe(0);
     expect(await page.locator('nav [aria-current="page"]').allTextContents()).toEqual(['Channels']);
     await shot('6-refused-token');

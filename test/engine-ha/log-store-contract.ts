@@ -150,11 +150,13 @@ export function logStoreContract(name: string, makeStore: () => LeasingLogStore)
     it('expires when its holder stops renewing, and is taken over; the old holder cannot renew or free it', async () => {
       const store = makeStore();
       const ch = channel();
-      await store.acquireLease(ch, 'dead', 300);
+      // Lives long enough for the next call to find it held even on a loaded machine (a store round
+      // trip there can take hundreds of ms: DynamoDB Local and Redis share the cores with the run).
+      await store.acquireLease(ch, 'dead', 1500);
       expect(await store.acquireLease(ch, 'heir', 10_000)).toBe(false);
       await waitFor(() => store.acquireLease(ch, 'heir', 10_000), Boolean, {
         what: 'the expired lease to be taken over',
-        timeoutMs: 5000,
+        timeoutMs: 15_000,
         intervalMs: 50,
       });
       expect(await store.renewLease(ch, 'dead', 10_000)).toBe(false);
@@ -165,12 +167,14 @@ export function logStoreContract(name: string, makeStore: () => LeasingLogStore)
     it('lives on while renewed, past its first expiry', async () => {
       const store = makeStore();
       const ch = channel();
-      await store.acquireLease(ch, 'a', 400);
-      const until = Date.now() + 1200;
+      // A 2 s life renewed every quarter of it, for more than two lives: each renewal is well within
+      // the life even when a store round trip takes hundreds of ms.
+      await store.acquireLease(ch, 'a', 2000);
+      const until = Date.now() + 4500;
       while (Date.now() < until) {
-        expect(await store.renewLease(ch, 'a', 400)).toBe(true);
-        expect(await store.acquireLease(ch, 'b', 400)).toBe(false);
-        await new Promise((r) => setTimeout(r, 100));
+        expect(await store.renewLease(ch, 'a', 2000)).toBe(true);
+        expect(await store.acquireLease(ch, 'b', 2000)).toBe(false);
+        await new Promise((r) => setTimeout(r, 500));
       }
     });
 

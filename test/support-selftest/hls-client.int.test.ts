@@ -3,6 +3,7 @@
  * correct live stream (across a VOD change) and catch each kind of broken one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core/wait-for';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import {
   checkLivePlaylistRules,
@@ -48,6 +49,12 @@ async function channel(options: { positionSec?: number; speed?: number; windowSe
   return sim;
 }
 
+/** Changes the simulator once the client has read its playlist `reads` times (not after a fixed time). */
+const once = (sim: LiveSimulator, reads: number, change: () => void) =>
+  waitFor(sim.served, (n) => n >= reads, { what: `${reads} reads`, timeoutMs: 30_000, intervalMs: 10 }).then(
+    change,
+  );
+
 // Most of these wait on the wall clock, not the CPU: run them side by side.
 describe.concurrent('live HLS client harness', () => {
   describe('playWithFfmpeg', () => {
@@ -65,22 +72,25 @@ describe.concurrent('live HLS client harness', () => {
       // ffmpeg's own choice takes one variant's video and another's audio, and its demuxer interleaves
       // the two playlists by raw timestamps: with -re, 90 s of items alternating across discontinuities
       // took it 133 s (92 s reading one variant).
-      const result = await playWithFfmpeg(`${origin.url}/vod-a/master.m3u8`, {
-        seconds: 18,
-        realtime: false,
-      });
-      expect(result.errors).toEqual([]);
-      const read = (variant: string) =>
-        origin.requests().filter((r) => r.path.startsWith(`/vod-a/${variant}/seg_`)).length;
-      expect(read('180p')).toBeGreaterThanOrEqual(9);
-      expect(read('360p')).toBeLessThanOrEqual(2);
+      // Its own origin: the shared one serves the other tests' faults and counts their requests.
+      const own = await startStaticServer(fixtures.root);
+      try {
+        const result = await playWithFfmpeg(`${own.url}/vod-a/master.m3u8`, { seconds: 18, realtime: false });
+        expect(result.errors).toEqual([]);
+        const read = (variant: string) =>
+          own.requests().filter((r) => r.path.startsWith(`/vod-a/${variant}/seg_`)).length;
+        expect(read('180p')).toBeGreaterThanOrEqual(9);
+        expect(read('360p')).toBeLessThanOrEqual(2);
+      } finally {
+        await own.close();
+      }
     });
 
     it('reports a media sequence that goes back', async () => {
       const sim = await channel();
-      setTimeout(() => {
+      void once(sim, 2, () => {
         sim.timeline.mediaSequenceOffset = -4;
-      }, 3000);
+      });
       const result = await playWithFfmpeg(sim.url, { seconds: 6 });
       expect(result.ok).toBe(false);
       expect(result.errors.join('\n')).toMatch(/Media sequence changed unexpectedly/);
@@ -113,9 +123,9 @@ describe.concurrent('live HLS client harness', () => {
 
     it('reports a media sequence that goes back between reloads', async () => {
       const sim = await channel({ speed: 4 });
-      setTimeout(() => {
+      void once(sim, 2, () => {
         sim.timeline.mediaSequenceOffset = -3;
-      }, 600);
+      });
       const violations = await checkLivePlaylistRules(sim.url, { reloads: 6, intervalMs: 250 });
       expect(violations.map((v) => v.rule)).toContain('media-sequence-decreased');
     });

@@ -103,6 +103,8 @@ export interface LiveSimulator {
   /** URL of the live media playlist. */
   url: string;
   timeline: LiveTimeline;
+  /** How many times the playlist was answered: a change meant for a client that has read it waits on this. */
+  served(): number;
   close(): Promise<void>;
 }
 
@@ -116,11 +118,13 @@ export async function startLiveSimulator(
     omitDiscontinuities: false,
     ...timeline,
   };
+  let served = 0;
   const server = createServer((req, res) => {
     if (req.url?.split('?')[0] !== '/live.m3u8') {
       res.writeHead(404).end();
       return;
     }
+    served++;
     const body = renderLive(t, Date.now());
     res
       .writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache' })
@@ -131,6 +135,7 @@ export async function startLiveSimulator(
   return {
     url: `http://127.0.0.1:${port}/live.m3u8`,
     timeline: t,
+    served: () => served,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -4,8 +4,11 @@
  */
 import { waitFor } from '../../core/wait-for';
 
-/** The body of `url` once it answers 200 (fails after `timeoutMs` with the last status seen). */
-export async function waitOnAir(url: string, timeoutMs = 20_000): Promise<string> {
+/**
+ * The body of `url` once it answers 200 (fails after `timeoutMs` with the last status seen). Going on
+ * air takes the engine's refresh, store reads and VOD loads: on a loaded machine far more than alone.
+ */
+export async function waitOnAir(url: string, timeoutMs = 60_000): Promise<string> {
   const res = await waitFor(
     async () => {
       const res = await fetch(url);
