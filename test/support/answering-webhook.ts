@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from './static-server';
 
 export interface AnsweringWebhook {
   url: string;
@@ -20,6 +21,7 @@ export async function startWebhook(answer: (n: number) => unknown): Promise<Answ
     calls.push(channelId);
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

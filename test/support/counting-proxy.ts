@@ -5,6 +5,7 @@
  */
 import { Agent, createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from './static-server';
 
 export interface CountingProxy {
   url: string;
@@ -69,7 +70,7 @@ export async function startCountingProxy(target: string, keyOf: RequestKey): Pro
       upstream.end(body);
     });
   });
-  // Keep-alive of the SDK and fetch clients: idle sockets must not keep close() waiting.
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -80,6 +81,7 @@ export async function startCountingProxy(target: string, keyOf: RequestKey): Pro
       counts = new Map();
     },
     close: async () => {
+      // Keep-alive of the SDK and fetch clients: idle sockets must not keep close() waiting.
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       agent.destroy();

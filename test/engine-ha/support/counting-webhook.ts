@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from '../../support/static-server';
 
 export type CallOutcome = 'answered' | 'late' | 'dropped';
 export interface WebhookCall {
@@ -54,6 +55,7 @@ export async function startCountingWebhook(
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/next`,

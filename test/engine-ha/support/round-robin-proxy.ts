@@ -5,6 +5,7 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from '../../support/static-server';
 
 export interface RoundRobinProxy {
   url: string;
@@ -50,6 +51,7 @@ export async function startRoundRobinProxy(backends: () => readonly number[]): P
     count('none');
     res.writeHead(502).end('no backend');
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
