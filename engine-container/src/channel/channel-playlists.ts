@@ -149,9 +149,12 @@ export class ChannelPlaylists {
     if (tail.isStale(this.deps.config.sharedLogMaxAgeMs)) tail.refresh().catch(() => undefined);
   }
 
-  /** The rendition's playlist text (renderedMediaPlaylist). */
-  async mediaPlaylist(key: string): Promise<string> {
-    return (await this.renderedMediaPlaylist(key)).body;
+  /**
+   * The rendition's playlist text, waiting as renderedMediaPlaylist does. The text is read before any
+   * other render can run, so the bytes need no keeping: the rendition keeps writing into its block.
+   */
+  mediaPlaylist(key: string): Promise<string> {
+    return this.awaitRendered(key, (playlist) => playlist.body);
   }
 
   /** A response still holds the rendition's last bytes (server/prepared-playlists.ts): keep them as they are. */
@@ -164,7 +167,15 @@ export class ChannelPlaylists {
    * are the caller's for as long as it likes (its continuation runs after other requests' renders): no
    * later render writes over them (render/render-arena.ts).
    */
-  async renderedMediaPlaylist(key: string): Promise<RenderedPlaylist> {
+  renderedMediaPlaylist(key: string): Promise<RenderedPlaylist> {
+    return this.awaitRendered(key, (playlist) => {
+      this.bytesHeld(key);
+      return playlist;
+    });
+  }
+
+  /** Waits for the channel to be on air and its VODs loaded here, and hands the render to `take` at once. */
+  private async awaitRendered<T>(key: string, take: (playlist: RenderedPlaylist) => T): Promise<T> {
     const { config, metrics, vods } = this.deps;
     metrics.inc('PlaylistRequests');
     const header = await this.onAirHeader();
@@ -173,9 +184,7 @@ export class ChannelPlaylists {
     const now = config.clock();
     for (let attempt = 0; ; attempt++) {
       try {
-        const playlist = this.current(key, now);
-        this.bytesHeld(key);
-        return playlist;
+        return take(this.current(key, now));
       } catch (err) {
         if (!(err instanceof MissingVodError) || attempt >= 3) throw err;
         await vods.load(err.uri).catch(() => {

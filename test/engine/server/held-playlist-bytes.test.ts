@@ -90,3 +90,18 @@ it('answers a reader that takes its time with the playlist as it was when it ask
   expect(before).toBeGreaterThanOrEqual(taken);
   expect(bodies.slice(before).filter((b) => b !== renders.at(-1))).toEqual([]);
 });
+
+it('reads a playlist as text without taking its block from the renders after it', async () => {
+  const { playlists } = engine.core.channel('news')!;
+  const blockOf = () => playlists.readyMediaPlaylist('v0')!.bytes.buffer;
+  clock.now += 2000;
+  const before = blockOf();
+  // Read at once, not kept: the next render may go on writing into the same block.
+  expect(await playlists.mediaPlaylist('v0')).toContain('#EXTM3U');
+  clock.now += 2000;
+  expect(blockOf()).toBe(before);
+  // Kept by its caller across other requests' renders: the next render gets a block of its own.
+  await playlists.renderedMediaPlaylist('v0');
+  clock.now += 2000;
+  expect(blockOf()).not.toBe(before);
+});
