@@ -4,7 +4,7 @@
  * process, with a shared fake clock for playout; leases expire by the store's clock (Date.now), as they
  * do across processes, faked too where a case times a lease against a slow ask. The failover cases run on real processes (failover-suite.ts).
  */
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineOptions } from '../../engine-container/src/config';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from '../../engine-container/src/playout/log-store';
 import type { VodResponse } from '../../engine-container/src/types';
@@ -69,6 +69,11 @@ async function onFakeTimers<T>(work: () => Promise<T>, limitMs = 60_000): Promis
     vi.useRealTimers();
   }
 }
+
+// A case on fake timers that failed mid-way must not leave them to the next file (one worker, no isolation).
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('engines sharing one playout log', () => {
   it('ask the asset manager exactly once per item between them, and serve the same playlists', async () => {

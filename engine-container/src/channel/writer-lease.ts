@@ -17,6 +17,8 @@ export class WriterLease {
   private renewal: Promise<void> | undefined;
   /** When the last acquire or renewal that succeeded was sent: the store's expiry is no earlier than this plus ttlMs. */
   private confirmedAtMs = 0;
+  /** Which holding a renewal belongs to: one answered after a release (a store that reorders calls) changes nothing. */
+  private holding = 0;
 
   constructor(
     private readonly store: PlayoutLogStore,
@@ -47,6 +49,7 @@ export class WriterLease {
     const sentAtMs = Date.now();
     if (!(await store.acquireLease(this.channelId, this.owner, this.ttlMs))) return false;
     this.held = true;
+    this.holding++;
     this.confirmedAtMs = sentAtMs;
     // A third of the lease's life between renewals: two may fail (a store hiccup) before it lapses.
     this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(this.ttlMs / 3)));
@@ -68,20 +71,23 @@ export class WriterLease {
    * Whether the lease is still ours, for asking again within one run. A process that stalled past the
    * lease's life (its renewals could not run) may find another engine holding it, and asking then
    * spends an answer its append will lose: so past half its life since the last confirmation, it is
-   * renewed first. False when lost, or when the store could not say and its life may be over.
+   * renewed first. False when lost, or when the store could not say and its life may be over: then it
+   * is no longer held here, so the next ask takes it again (and a store that is down fails that take,
+   * as it would fail the append, instead of being asked to renew again and again).
    */
   async confirm(): Promise<boolean> {
     if (!this.held) return false;
     if (!this.enabled || Date.now() - this.confirmedAtMs < this.ttlMs / 2) return true;
     await this.renew();
-    return this.held && Date.now() - this.confirmedAtMs < this.ttlMs;
+    if (this.held && Date.now() - this.confirmedAtMs < this.ttlMs) return true;
+    this.forget();
+    return false;
   }
 
   async release(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    if (!this.held) return;
-    this.held = false;
+    const wasHeld = this.held;
+    this.forget();
+    if (!wasHeld) return;
     const { store } = this;
     if (!hasLeases(store)) return;
     // A release that fails is harmless: the lease expires by itself.
@@ -90,29 +96,40 @@ export class WriterLease {
       .catch((err: unknown) => this.log.warn('lease release failed', { channelId: this.channelId, err }));
   }
 
+  /** Held no longer here: no renewals, and none in flight counts. */
+  private forget(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.held = false;
+    this.holding++;
+    this.renewal = undefined;
+  }
+
   /** Renews the lease; a renewal already in flight is waited for rather than sent twice. */
   private renew(): Promise<void> {
-    this.renewal ??= this.sendRenewal().finally(() => {
-      this.renewal = undefined;
+    if (this.renewal) return this.renewal;
+    const renewal = this.sendRenewal().finally(() => {
+      if (this.renewal === renewal) this.renewal = undefined;
     });
-    return this.renewal;
+    this.renewal = renewal;
+    return renewal;
   }
 
   private async sendRenewal(): Promise<void> {
-    const { store } = this;
+    const { store, holding } = this;
     if (!this.held || !hasLeases(store)) return;
     const sentAtMs = Date.now();
     try {
-      if (await store.renewLease(this.channelId, this.owner, this.ttlMs)) {
+      const renewed = await store.renewLease(this.channelId, this.owner, this.ttlMs);
+      if (holding !== this.holding) return;
+      if (renewed) {
         this.confirmedAtMs = sentAtMs;
         return;
       }
       // Lost (this process stalled past the expiry): another engine may be asking now. The append in
       // flight stays safe (it is conditional); the next ask takes the lease again first.
       this.log.warn('writer lease lost', { channelId: this.channelId });
-      clearInterval(this.timer);
-      this.timer = undefined;
-      this.held = false;
+      this.forget();
     } catch (err) {
       this.log.warn('lease renewal failed; retrying', { channelId: this.channelId, err });
     }
