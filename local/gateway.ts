@@ -23,6 +23,12 @@ const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
  */
 export const GATEWAY_KEEP_ALIVE_MS = 65_000;
 
+/** Keeps a server's idle connections GATEWAY_KEEP_ALIVE_MS: this gateway, and the test servers clients reuse connections to. */
+export function keepIdleConnections<S extends Server>(server: S): S {
+  server.keepAliveTimeout = GATEWAY_KEEP_ALIVE_MS;
+  return server;
+}
+
 export interface Gateway {
   url: string;
   port: number;
@@ -159,7 +165,7 @@ export function startGateway(
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
     }
   });
-  server.keepAliveTimeout = GATEWAY_KEEP_ALIVE_MS;
+  keepIdleConnections(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { keepIdleConnections } from './static-server';
+import { keepIdleConnections } from '../../local/gateway';
 
 export interface AnsweringWebhook {
   url: string;

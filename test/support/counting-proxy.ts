@@ -5,7 +5,7 @@
  */
 import { Agent, createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { keepIdleConnections } from './static-server';
+import { keepIdleConnections } from '../../local/gateway';
 
 export interface CountingProxy {
   url: string;

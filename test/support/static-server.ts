@@ -6,11 +6,11 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { byteRange } from '../../core/files/byte-range';
-import { GATEWAY_KEEP_ALIVE_MS } from '../../local/gateway';
+import { keepIdleConnections } from '../../local/gateway';
 
 export type Fault =
   /** Answer with this status (404, 500...) and a short text body. */
@@ -72,16 +72,6 @@ export function resolveUnderRoot(root: string, requestPath: string): string | un
   const absoluteRoot = path.resolve(root);
   const resolved = path.resolve(absoluteRoot, `.${path.posix.normalize(`/${decoded}`)}`);
   return resolved === absoluteRoot || resolved.startsWith(absoluteRoot + path.sep) ? resolved : undefined;
-}
-
-/**
- * Keeps idle keep-alive connections open as long as the local gateway does (GATEWAY_KEEP_ALIVE_MS says
- * why): Node's 5 s default closes one that a busy client may be sending on, and fetch does not retry
- * that (ECONNRESET). For every test server a client reuses connections to.
- */
-export function keepIdleConnections<S extends Server>(server: S): S {
-  server.keepAliveTimeout = GATEWAY_KEEP_ALIVE_MS;
-  return server;
 }
 
 /** Deterministic bytes that no HLS parser or demuxer accepts: no #EXTM3U, no TS sync byte, no MP4 box. */

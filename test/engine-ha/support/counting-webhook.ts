@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { keepIdleConnections } from '../../support/static-server';
+import { keepIdleConnections } from '../../../local/gateway';
 
 export type CallOutcome = 'answered' | 'late' | 'dropped';
 export interface WebhookCall {

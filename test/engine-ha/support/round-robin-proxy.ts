@@ -5,7 +5,7 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { keepIdleConnections } from '../../support/static-server';
+import { keepIdleConnections } from '../../../local/gateway';
 
 export interface RoundRobinProxy {
   url: string;
