@@ -34,6 +34,8 @@ let origin: StaticServer;
 let fixtures: Awaited<ReturnType<typeof ensureFixtures>>;
 const sources: LiveSource[] = [];
 const engines: Engine[] = [];
+/** Each channel's vod_error events, by its base URL: what the engine said when a check fails. */
+const vodErrors = new Map<string, string[]>();
 
 beforeAll(async () => {
   fixtures = await ensureFixtures();
@@ -62,6 +64,11 @@ async function channelOn(vodPath: string, events: () => ScheduleEvent[]): Promis
   engines.push(engine);
   await engine.start();
   const base = `http://127.0.0.1:${engine.port}/channels/mix`;
+  const reported: string[] = [];
+  vodErrors.set(base, reported);
+  engine.events.subscribe((e) => {
+    if (e.type === 'vod_error') reported.push(`${e.time} ${JSON.stringify(e.data)}`);
+  });
   await waitOnAir(`${base}/master.m3u8`, 30_000);
   return base;
 }
@@ -142,7 +149,8 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
     ] as const) {
       const segments = segmentsSeen(reloads);
       const live = segments.filter((s) => isLive(s.uri));
-      expect(live.length).toBeGreaterThanOrEqual(eventMs / 2000 - 3);
+      const errors = `the engine's vod_error events:\n${vodErrors.get(base)!.join('\n') || '(none)'}`;
+      expect(live.length, errors).toBeGreaterThanOrEqual(eventMs / 2000 - 3);
       expect(live.filter((s) => !mapOf(s.map?.uri))).toEqual([]);
       const after = segments[segments.indexOf(live.at(-1)!) + 1]!;
       expect(live.filter((s) => s.discontinuity)).toEqual([live[0]]);

@@ -139,6 +139,44 @@ describe('live mixing', () => {
     expect(checkReloads(reloads)).toEqual([]);
   });
 
+  it('rides out a source answering 503 for less than 3 of its target durations: no switch out, no error', async () => {
+    const ch = liveChannel();
+    await ch.playout.advance();
+    const start = ch.clock.now + 30_000;
+    ch.playout.setSchedule([liveEvent('blip', ch.source.uri, start, start + 120_000)]);
+    await play(ch, start + 20_000);
+    ch.source.fail(503);
+    const failedAt = ch.clock.now;
+    const reloads = await play(ch, failedAt + 2 * ch.source.segmentMs);
+    ch.source.fail(undefined);
+    reloads.push(...(await play(ch, failedAt + 30_000)));
+    expect(ch.playout.tail.last!.kind).toBe('live');
+    expect(ch.am.errors).toEqual([]);
+    expect(checkReloads(reloads)).toEqual([]);
+    const live = segmentsSeen(reloads).filter((s) => ch.source.isLive(s.uri));
+    expect(live.filter((s) => s.discontinuity)).toEqual([live[0]]);
+  });
+
+  it('returns to VOD2Live within 3 source target durations when the source keeps answering 503, never running dry', async () => {
+    const ch = liveChannel();
+    await ch.playout.advance();
+    const start = ch.clock.now + 30_000;
+    ch.playout.setSchedule([liveEvent('down', ch.source.uri, start, start + 120_000)]);
+    await play(ch, start + 20_000);
+    ch.source.fail(503);
+    const failedAt = ch.clock.now;
+    let backAt: number | undefined;
+    for (; ch.clock.now < failedAt + 30_000; ch.clock.now += 500) {
+      if (ch.playout.nextWakeMs() <= ch.clock.now) await ch.playout.advance();
+      const last = ch.playout.tail.last!;
+      expect(last.startMs + last.durationMs).toBeGreaterThan(ch.clock.now);
+      if (backAt === undefined && last.kind !== 'live') backAt = ch.clock.now;
+    }
+    expect(backAt! - failedAt).toBeGreaterThan(ch.source.segmentMs);
+    expect(backAt! - failedAt).toBeLessThanOrEqual((STALL_TARGET_DURATIONS + 1) * ch.source.segmentMs);
+    expect(ch.am.errors.map((e) => (e.err as { code?: string }).code)).toEqual(['live_unavailable']);
+  });
+
   it('refuses a source whose segments are longer than the target duration: the slate, and handleError', async () => {
     const ch = liveChannel();
     const long = fakeLiveSource(ch.world.origin, ch.clock, {

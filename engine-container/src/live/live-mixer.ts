@@ -38,6 +38,19 @@ export const STALL_TARGET_DURATIONS = 3;
  * run dry; less when the source's window is short (live-lead.ts). */
 export const LIVE_LEAD_TARGET_DURATIONS = 5;
 
+/**
+ * A followed source's read that failed but may pass: a timeout, a 5xx or a reset connection (a
+ * packager or CDN having a bad second), or a playlist caught half-written. It counts as silence, so the
+ * event ends only once the source has been silent for STALL_TARGET_DURATIONS, within the lead that
+ * silence is budgeted in. A 404 says the source is gone: the event ends at once.
+ */
+const isPassing = (err: LiveSourceError): boolean => err.code !== 'live_not_found';
+
+const MIN_READ_TIMEOUT_MS = 500;
+/** A followed source's read may take what is left of its stall budget, never more than a VOD load's. */
+const readTimeoutMs = (config: EngineConfig, leftMs: number): number =>
+  Math.min(config.vodLoadTimeoutMs, Math.max(MIN_READ_TIMEOUT_MS, leftMs));
+
 export interface LiveMixerDeps {
   channel(): Channel;
   tail: LogTail;
@@ -148,8 +161,12 @@ export class LiveMixer {
     }
     this.wakeAt = now + this.pollMs(header.targetDurationS);
     if (!(await this.deps.mayAsk())) return true;
-    const snapshot = await this.look(upcoming);
-    if (!snapshot) return false;
+    const snapshot = await this.look(upcoming, config.vodLoadTimeoutMs);
+    if (snapshot instanceof LiveSourceError) {
+      this.report(upcoming, snapshot);
+      this.done.add(upcoming.eventId);
+      return false;
+    }
     const map = mapLiveSource(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
     const leadMs = this.leadMs(map, snapshot, header, upcoming);
     this.sourceLead.set(upcoming.eventId, leadMs);
@@ -196,8 +213,21 @@ export class LiveMixer {
     const state = this.following;
     this.wakeAt = now + this.pollMs(state.targetDurationS);
     if (!(await this.deps.mayAsk())) return true;
-    const snapshot = await this.look(event);
-    if (!snapshot) return this.switchOut(eventId, 'failed');
+    const stallMs = STALL_TARGET_DURATIONS * state.targetDurationS * 1000;
+    const snapshot = await this.look(event, readTimeoutMs(config, state.lastNewAtMs + stallMs - now));
+    if (snapshot instanceof LiveSourceError) {
+      if (isPassing(snapshot) && config.clock() - state.lastNewAtMs < stallMs) {
+        this.deps.log.warn('live source read failed: treated as silence', {
+          channelId: this.deps.channel().id,
+          eventId,
+          code: snapshot.code,
+          err: snapshot,
+        });
+        return true;
+      }
+      this.report(event, snapshot);
+      return this.switchOut(eventId, 'failed');
+    }
     state.targetDurationS = snapshot.targetDurationS;
     const map = mapLiveSource(snapshot, header.ladder, config.alwaysMapBandwidthByNearest);
     if (!this.fits(map, header, event)) return this.switchOut(eventId, 'refused');
@@ -213,13 +243,8 @@ export class LiveMixer {
         map.used.some((v) => v.ended) ||
         silentMs > STALL_TARGET_DURATIONS * snapshot.targetDurationS * 1000
       ) {
-        this.deps.planner.report(
-          this.deps.channel(),
-          Object.assign(new AssetError(`${event.uri}: no new segment for ${silentMs} ms`), {
-            code: 'live_stalled',
-          }),
-          { id: event.assetId, title: event.title, uri: event.uri },
-        );
+        const stalled = new AssetError(`${event.uri}: no new segment for ${silentMs} ms`);
+        this.report(event, Object.assign(stalled, { code: 'live_stalled' }));
         return this.switchOut(eventId, 'stalled');
       }
       return true;
@@ -243,26 +268,26 @@ export class LiveMixer {
     return false;
   }
 
-  /** The source now, or undefined (reported, and the event is done) when it cannot be read. */
-  private async look(event: ScheduleEvent): Promise<LiveSnapshot | undefined> {
+  /** The source now, or why it cannot be read. */
+  private async look(event: ScheduleEvent, timeoutMs: number): Promise<LiveSnapshot | LiveSourceError> {
     const { config } = this.deps;
     try {
       return await fetchLiveSource(event.uri, {
         fetch: config.fetch,
-        timeoutMs: config.vodLoadTimeoutMs,
+        timeoutMs,
         maxPlaylistBytes: config.maxPlaylistBytes,
       });
     } catch (err) {
-      const error =
-        err instanceof LiveSourceError ? err : new LiveSourceError(String(err), 'live_unavailable');
-      this.deps.planner.report(this.deps.channel(), error, {
-        id: event.assetId,
-        title: event.title,
-        uri: event.uri,
-      });
-      this.done.add(event.eventId);
-      return undefined;
+      return err instanceof LiveSourceError ? err : new LiveSourceError(String(err), 'live_unavailable');
     }
+  }
+
+  private report(event: ScheduleEvent, err: Error): void {
+    this.deps.planner.report(this.deps.channel(), err, {
+      id: event.assetId,
+      title: event.title,
+      uri: event.uri,
+    });
   }
 
   /** Are the segments of every playlist the channel would play no longer than its target duration? */
@@ -270,12 +295,7 @@ export class LiveMixer {
     const longest = longestSegmentMs(map.used);
     if (Math.round(longest / 1000) <= header.targetDurationS) return true;
     const message = `${event.uri} has ${(longest / 1000).toFixed(3)} s segments, longer than the channel target duration ${header.targetDurationS} s`;
-    const err = Object.assign(new AssetError(message), { code: 'live_segments_too_long' });
-    this.deps.planner.report(this.deps.channel(), err, {
-      id: event.assetId,
-      title: event.title,
-      uri: event.uri,
-    });
+    this.report(event, Object.assign(new AssetError(message), { code: 'live_segments_too_long' }));
     return false;
   }
 

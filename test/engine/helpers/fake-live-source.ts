@@ -4,7 +4,7 @@
  * variants with muxed audio, or (with `audio`) video-only variants (and an audio-only one) and TYPE=AUDIO renditions whose
  * segments are 20 ms longer and shorter in turn (an AAC frame's worth: they never share the video's
  * boundaries exactly), and (with `subtitles`) TYPE=SUBTITLES WebVTT renditions. stop() freezes it (an
- * encoder that died behind a static server); fail(status) answers that status from then on.
+ * encoder that died behind a static server); fail(status) answers that status from then on (fail(undefined) ends it).
  */
 import type { FakeOrigin } from './playlists';
 
@@ -82,7 +82,8 @@ export function fakeLiveSource(origin: FakeOrigin, clock: { now: number }, o: Fa
     stop: () => {
       frozenAt = clock.now;
     },
-    fail: (s: number) => {
+    /** Answers `s` from now on; undefined: answers again. */
+    fail: (s: number | undefined) => {
       status = s;
     },
   };
