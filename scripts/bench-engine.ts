@@ -146,6 +146,8 @@ async function measureEngine(
       bucketMs: Date.now() - idleFromMs,
       buckets: 1,
     });
+    const idle = await engine.call<MemorySnapshot>('memory');
+    const idleItems = await engine.call<number>('tailItems');
 
     progress(`${channels} channels: load`);
     const edgesBefore = await engine.call<EdgeSample>('edges');
@@ -161,10 +163,10 @@ async function measureEngine(
       captured,
       startupMs: added.ms,
       engine: load,
-      memory: { empty, one, steady, afterLoad },
-      perChannel: perChannelMemory(one, steady, channels),
+      memory: { empty, one, steady, idle, afterLoad },
+      perChannel: perChannelMemory(one, idle, channels),
       perChannelAfterLoad: perChannelMemory(one, afterLoad, channels),
-      tailItems: { steady: steadyItems, afterLoad: afterLoadItems },
+      tailItems: { steady: steadyItems, idle: idleItems, afterLoad: afterLoadItems },
       idle: { ...idleCpu, appended: idleActivity?.appended ?? 0, started: idleActivity?.started ?? 0 },
       realTime: realTimeFigures(edgesBefore, edgesAfter),
       problems,

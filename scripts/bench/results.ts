@@ -29,13 +29,23 @@ export interface ChannelsRun {
   /** The raw node:http ceiling replaying those answers, measured twice after the engine; rps is the mean. */
   ceiling: { rps: number; first: LoadRun; second: LoadRun };
   engine: LoadRun;
-  /** After forced GC: no channel, one channel, N channels at steady state, N channels after the load. */
-  memory: { empty: MemorySnapshot; one: MemorySnapshot; steady: MemorySnapshot; afterLoad: MemorySnapshot };
-  /** Marginal memory of a channel: (N channels - 1 channel) / (N - 1); NaN for N = 1. */
+  /**
+   * After forced GC: no channel, one channel, N channels 1 s after they were created (`steady`, still
+   * planning their first batches: their logs are short of their idle size), N channels at the end of
+   * the idle window (`idle`: what "idle" means in the targets), and after the load.
+   */
+  memory: {
+    empty: MemorySnapshot;
+    one: MemorySnapshot;
+    steady: MemorySnapshot;
+    idle: MemorySnapshot;
+    afterLoad: MemorySnapshot;
+  };
+  /** Marginal memory of a channel when idle: (N channels - 1 channel) / (N - 1); NaN for N = 1. */
   perChannel: { rssMB: number; heapMB: number };
   perChannelAfterLoad: { rssMB: number; heapMB: number };
   /** Average log items per channel when memory was measured. */
-  tailItems: { steady: number; afterLoad: number };
+  tailItems: { steady: number; idle: number; afterLoad: number };
   /** The engine's CPU with no requests, per second over at least one full VOD cycle. */
   idle: CpuSeconds & { appended: number; started: number };
   realTime: RealTimeFigures;
@@ -63,12 +73,12 @@ export interface BenchResults {
 
 const MB = 1024 * 1024;
 
-export function perChannelMemory(one: MemorySnapshot, steady: MemorySnapshot, channels: number) {
+export function perChannelMemory(one: MemorySnapshot, many: MemorySnapshot, channels: number) {
   const extra = channels - 1;
   if (extra < 1) return { rssMB: Number.NaN, heapMB: Number.NaN };
   return {
-    rssMB: (steady.rssBytes - one.rssBytes) / MB / extra,
-    heapMB: (steady.heapUsedBytes - one.heapUsedBytes) / MB / extra,
+    rssMB: (many.rssBytes - one.rssBytes) / MB / extra,
+    heapMB: (many.heapUsedBytes - one.heapUsedBytes) / MB / extra,
   };
 }
 
