@@ -177,6 +177,40 @@ describe('live mixing', () => {
     expect(ch.am.errors.map((e) => (e.err as { code?: string }).code)).toEqual(['live_unavailable']);
   });
 
+  it('joins a source that answers 503 at its switch in once it answers again', async () => {
+    const ch = liveChannel();
+    await ch.playout.advance();
+    const start = ch.clock.now + 30_000;
+    ch.playout.setSchedule([liveEvent('slow', ch.source.uri, start, start + 120_000)]);
+    ch.source.fail(503);
+    const reloads = await play(ch, start - 8000);
+    ch.source.fail(undefined);
+    reloads.push(...(await play(ch, start + 20_000)));
+    expect(checkReloads(reloads)).toEqual([]);
+    expect(ch.am.errors).toEqual([]);
+    const live = segmentsSeen(reloads).filter((s) => ch.source.isLive(s.uri));
+    expect(live.length).toBeGreaterThan(0);
+    expect(live[0]!.programDateTimeMs!).toBeLessThan(start + TD_MS);
+  });
+
+  it('gives up a source that keeps answering 503 at its switch in: VOD2Live, never running dry', async () => {
+    const ch = liveChannel();
+    await ch.playout.advance();
+    const start = ch.clock.now + 30_000;
+    ch.playout.setSchedule([liveEvent('never', ch.source.uri, start, start + 120_000)]);
+    ch.source.fail(503);
+    const reloads: MediaPlaylist[] = [];
+    for (; ch.clock.now < start + 30_000; ch.clock.now += 500) {
+      if (ch.playout.nextWakeMs() <= ch.clock.now) await ch.playout.advance();
+      const last = ch.playout.tail.last!;
+      expect(last.startMs + last.durationMs).toBeGreaterThan(ch.clock.now);
+      reloads.push(parseMediaPlaylist(await ch.playlists.mediaPlaylist('v0')));
+    }
+    expect(checkReloads(reloads)).toEqual([]);
+    expect(segmentsSeen(reloads).filter((s) => ch.source.isLive(s.uri))).toEqual([]);
+    expect(ch.am.errors.map((e) => (e.err as { code?: string }).code)).toEqual(['live_unavailable']);
+  });
+
   it('refuses a source whose segments are longer than the target duration: the slate, and handleError', async () => {
     const ch = liveChannel();
     const long = fakeLiveSource(ch.world.origin, ch.clock, {

@@ -39,15 +39,16 @@ export const STALL_TARGET_DURATIONS = 3;
 export const LIVE_LEAD_TARGET_DURATIONS = 5;
 
 /**
- * A followed source's read that failed but may pass: a timeout, a 5xx or a reset connection (a
- * packager or CDN having a bad second), or a playlist caught half-written. It counts as silence, so the
- * event ends only once the source has been silent for STALL_TARGET_DURATIONS, within the lead that
- * silence is budgeted in. A 404 says the source is gone: the event ends at once.
+ * A source's read that failed but may pass: a timeout, a 5xx or a reset connection (a packager or CDN
+ * having a bad second), or a playlist caught half-written. Followed, it counts as silence, so the event
+ * ends only once the source has been silent for STALL_TARGET_DURATIONS, within the lead that silence
+ * is budgeted in; at the switch in, it is asked again while the log can wait as long. A 404 says the
+ * source is gone: the event ends at once.
  */
 const isPassing = (err: LiveSourceError): boolean => err.code !== 'live_not_found';
 
 const MIN_READ_TIMEOUT_MS = 500;
-/** A followed source's read may take what is left of its stall budget, never more than a VOD load's. */
+/** A source's read may take what is left of its budget (isPassing), never more than a VOD load's. */
 const readTimeoutMs = (config: EngineConfig, leftMs: number): number =>
   Math.min(config.vodLoadTimeoutMs, Math.max(MIN_READ_TIMEOUT_MS, leftMs));
 
@@ -161,8 +162,12 @@ export class LiveMixer {
     }
     this.wakeAt = now + this.pollMs(header.targetDurationS);
     if (!(await this.deps.mayAsk())) return true;
-    const snapshot = await this.look(upcoming, config.vodLoadTimeoutMs);
+    // While the log still leads by more than what VOD2Live needs after giving up (the live lead's
+    // share beyond the stall detection), a source that fails to answer is asked again.
+    const keepMs = (LIVE_LEAD_TARGET_DURATIONS - STALL_TARGET_DURATIONS) * header.targetDurationS * 1000;
+    const snapshot = await this.look(upcoming, readTimeoutMs(config, logEnd - now - keepMs));
     if (snapshot instanceof LiveSourceError) {
+      if (this.ridesOut(upcoming, snapshot, logEnd - config.clock() > keepMs)) return true;
       this.report(upcoming, snapshot);
       this.done.add(upcoming.eventId);
       return false;
@@ -216,15 +221,7 @@ export class LiveMixer {
     const stallMs = STALL_TARGET_DURATIONS * state.targetDurationS * 1000;
     const snapshot = await this.look(event, readTimeoutMs(config, state.lastNewAtMs + stallMs - now));
     if (snapshot instanceof LiveSourceError) {
-      if (isPassing(snapshot) && config.clock() - state.lastNewAtMs < stallMs) {
-        this.deps.log.warn('live source read failed: treated as silence', {
-          channelId: this.deps.channel().id,
-          eventId,
-          code: snapshot.code,
-          err: snapshot,
-        });
-        return true;
-      }
+      if (this.ridesOut(event, snapshot, config.clock() - state.lastNewAtMs < stallMs)) return true;
       this.report(event, snapshot);
       return this.switchOut(eventId, 'failed');
     }
@@ -280,6 +277,18 @@ export class LiveMixer {
     } catch (err) {
       return err instanceof LiveSourceError ? err : new LiveSourceError(String(err), 'live_unavailable');
     }
+  }
+
+  /** Is a failed read one to ask again after (logged), while `affordable`? Else the caller gives up. */
+  private ridesOut(event: ScheduleEvent, err: LiveSourceError, affordable: boolean): boolean {
+    if (!isPassing(err) || !affordable) return false;
+    this.deps.log.warn('live source read failed: asked again', {
+      channelId: this.deps.channel().id,
+      eventId: event.eventId,
+      code: err.code,
+      err,
+    });
+    return true;
   }
 
   private report(event: ScheduleEvent, err: Error): void {
