@@ -140,8 +140,8 @@ export function ffmpegPlayArgs(url: string, options: PlayOptions): string[] {
     // A playlist that stops advancing, or cannot be reloaded, ends the run (then "played only ...").
     // ffmpeg also ends the input, silently, when the next segment is still unlisted after max_reload
     // reloads (half a target duration apart): ffmpeg's probe reads ~5 s ahead, so it plays close to the
-    // live edge, and 3 reloads ended a run when a loaded machine listed a segment 2-3 s late (CI: "played
-    // only 24.02 s of 26 s", exit 0). 10 reloads still ends a stalled playlist within seconds.
+    // live edge, and 3 reloads could end a run when a loaded machine lists a segment 2-3 s late. 10
+    // reloads still ends a stalled playlist within seconds.
     ...'-m3u8_hold_counters 10 -max_reload 10'.split(' '),
     ...inputArgs,
     ...['-i', url],
