@@ -200,14 +200,30 @@ describe('live mixing', () => {
     ch.playout.setSchedule([liveEvent('never', ch.source.uri, start, start + 120_000)]);
     ch.source.fail(503);
     const reloads: MediaPlaylist[] = [];
+    let gaveUpAt: number | undefined;
     for (; ch.clock.now < start + 30_000; ch.clock.now += 500) {
       if (ch.playout.nextWakeMs() <= ch.clock.now) await ch.playout.advance();
       const last = ch.playout.tail.last!;
       expect(last.startMs + last.durationMs).toBeGreaterThan(ch.clock.now);
+      if (gaveUpAt === undefined && ch.am.errors.length > 0) gaveUpAt = ch.clock.now;
       reloads.push(parseMediaPlaylist(await ch.playlists.mediaPlaylist('v0')));
     }
     expect(checkReloads(reloads)).toEqual([]);
     expect(segmentsSeen(reloads).filter((s) => ch.source.isLive(s.uri))).toEqual([]);
+    expect(ch.am.errors.map((e) => (e.err as { code?: string }).code)).toEqual(['live_unavailable']);
+    // Asked again from the join (5 target durations before the start) until 2 remain.
+    expect(gaveUpAt!).toBeGreaterThanOrEqual(start - 2 * TD_MS - 1000);
+  });
+
+  it('returns to VOD2Live at once when the source answers 403: asking again would meet the same answer', async () => {
+    const ch = liveChannel();
+    await ch.playout.advance();
+    const start = ch.clock.now + 30_000;
+    ch.playout.setSchedule([liveEvent('denied', ch.source.uri, start, start + 120_000)]);
+    await play(ch, start + 10_000);
+    ch.source.fail(403);
+    await play(ch, ch.clock.now + 2000);
+    expect(ch.playout.tail.last!.kind).toBe('vod');
     expect(ch.am.errors.map((e) => (e.err as { code?: string }).code)).toEqual(['live_unavailable']);
   });
 
@@ -326,5 +342,26 @@ describe('live mixing', () => {
     // The source never stalled: the event played to its end, whichever engine appended.
     const live = a.playout.tail.items.filter((i) => i.kind === 'live');
     expect(live.at(-1)!.startMs + live.at(-1)!.durationMs).toBeGreaterThanOrEqual(start + 20_000);
+  });
+
+  it('rides out a source answering 503 for a target duration while the writer lease moves between two engines', async () => {
+    const store = new InMemoryPlayoutLogStore();
+    const a = liveChannel(store);
+    const b = liveChannel(store, a.clock);
+    await a.playout.advance();
+    const start = a.clock.now + 30_000;
+    const events = [liveEvent('shared', a.source.uri, start, start + 30_000)];
+    a.playout.setSchedule(events);
+    b.playout.setSchedule(events);
+    for (let n = 0, end = start + 40_000; a.clock.now < end; a.clock.now += 1000, n++) {
+      // Both engines' origins answer for the one source.
+      const status = a.clock.now >= start + 14_000 && a.clock.now < start + 14_000 + TD_MS ? 503 : undefined;
+      for (const e of [a, b]) e.source.fail(status);
+      for (const e of n % 2 ? [a, b] : [b, a])
+        if (e.playout.nextWakeMs() <= a.clock.now) await e.playout.advance();
+    }
+    expect([...a.am.errors, ...b.am.errors]).toEqual([]);
+    const live = a.playout.tail.items.filter((i) => i.kind === 'live');
+    expect(live.at(-1)!.startMs + live.at(-1)!.durationMs).toBeGreaterThanOrEqual(start + 30_000);
   });
 });

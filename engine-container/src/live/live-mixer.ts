@@ -29,7 +29,8 @@ import {
   mapLiveSource,
   sliceMsn,
 } from './live-segments';
-import { fetchLiveSource, type LiveSnapshot, LiveSourceError } from './live-source';
+import { type LiveSnapshot, LiveSourceError } from './live-source';
+import { readLiveSource } from './read-live-source';
 
 /** A source without a new segment for this many of its target durations has failed (issue 8). */
 export const STALL_TARGET_DURATIONS = 3;
@@ -39,18 +40,11 @@ export const STALL_TARGET_DURATIONS = 3;
 export const LIVE_LEAD_TARGET_DURATIONS = 5;
 
 /**
- * A source's read that failed but may pass: a timeout, a 5xx or a reset connection (a packager or CDN
- * having a bad second), or a playlist caught half-written. Followed, it counts as silence, so the event
- * ends only once the source has been silent for STALL_TARGET_DURATIONS, within the lead that silence
- * is budgeted in; at the switch in, it is asked again while the log can wait as long. A 404 says the
- * source is gone: the event ends at once.
+ * The part of the live lead beyond the stall detection, in the channel's target durations: what the
+ * log must still lead by when VOD2Live takes over from a source given up (a poll, a plan, a margin).
+ * A read that may pass (LiveSourceError.passing) is asked again only while the log leads by more.
  */
-const isPassing = (err: LiveSourceError): boolean => err.code !== 'live_not_found';
-
-const MIN_READ_TIMEOUT_MS = 500;
-/** A source's read may take what is left of its budget (isPassing), never more than a VOD load's. */
-const readTimeoutMs = (config: EngineConfig, leftMs: number): number =>
-  Math.min(config.vodLoadTimeoutMs, Math.max(MIN_READ_TIMEOUT_MS, leftMs));
+const KEEP_TARGET_DURATIONS = LIVE_LEAD_TARGET_DURATIONS - STALL_TARGET_DURATIONS;
 
 export interface LiveMixerDeps {
   channel(): Channel;
@@ -162,12 +156,12 @@ export class LiveMixer {
     }
     this.wakeAt = now + this.pollMs(header.targetDurationS);
     if (!(await this.deps.mayAsk())) return true;
-    // While the log still leads by more than what VOD2Live needs after giving up (the live lead's
-    // share beyond the stall detection), a source that fails to answer is asked again.
-    const keepMs = (LIVE_LEAD_TARGET_DURATIONS - STALL_TARGET_DURATIONS) * header.targetDurationS * 1000;
-    const snapshot = await this.look(upcoming, readTimeoutMs(config, logEnd - now - keepMs));
+    // A read that may pass is asked again until the event's start and the log's end are both less than
+    // VOD2Live needs to take over (keepMs) ahead: a deadline every engine agrees on (writer leases).
+    const leftMs = () => Math.min(upcoming.start_time, logEnd) - config.clock() - this.keepMs(header);
+    const snapshot = await readLiveSource(upcoming, config, leftMs());
     if (snapshot instanceof LiveSourceError) {
-      if (this.ridesOut(upcoming, snapshot, logEnd - config.clock() > keepMs)) return true;
+      if (this.asksAgain(upcoming, snapshot, leftMs(), header.targetDurationS)) return true;
       this.report(upcoming, snapshot);
       this.done.add(upcoming.eventId);
       return false;
@@ -216,12 +210,24 @@ export class LiveMixer {
     if (this.following?.eventId !== eventId)
       this.following = { eventId, lastMsn: -1, lastNewAtMs: now, targetDurationS: header.targetDurationS };
     const state = this.following;
+    // Segments another engine appended (the writer lease moves): the source listed them.
+    const logged = itemLastMsn(last) ?? -1;
+    if (logged > state.lastMsn) {
+      state.lastMsn = logged;
+      state.lastNewAtMs = now;
+    }
     this.wakeAt = now + this.pollMs(state.targetDurationS);
     if (!(await this.deps.mayAsk())) return true;
+    // A read that may pass counts as silence: asked again while the source may still be silent
+    // (STALL_TARGET_DURATIONS) and the log leads by more than VOD2Live needs to take over.
     const stallMs = STALL_TARGET_DURATIONS * state.targetDurationS * 1000;
-    const snapshot = await this.look(event, readTimeoutMs(config, state.lastNewAtMs + stallMs - now));
+    const leftMs = () => {
+      const at = config.clock();
+      return Math.min(state.lastNewAtMs + stallMs - at, logEnd - at - this.keepMs(header));
+    };
+    const snapshot = await readLiveSource(event, config, leftMs());
     if (snapshot instanceof LiveSourceError) {
-      if (this.ridesOut(event, snapshot, config.clock() - state.lastNewAtMs < stallMs)) return true;
+      if (this.asksAgain(event, snapshot, leftMs(), state.targetDurationS)) return true;
       this.report(event, snapshot);
       return this.switchOut(eventId, 'failed');
     }
@@ -265,30 +271,30 @@ export class LiveMixer {
     return false;
   }
 
-  /** The source now, or why it cannot be read. */
-  private async look(event: ScheduleEvent, timeoutMs: number): Promise<LiveSnapshot | LiveSourceError> {
-    const { config } = this.deps;
-    try {
-      return await fetchLiveSource(event.uri, {
-        fetch: config.fetch,
-        timeoutMs,
-        maxPlaylistBytes: config.maxPlaylistBytes,
-      });
-    } catch (err) {
-      return err instanceof LiveSourceError ? err : new LiveSourceError(String(err), 'live_unavailable');
-    }
-  }
-
-  /** Is a failed read one to ask again after (logged), while `affordable`? Else the caller gives up. */
-  private ridesOut(event: ScheduleEvent, err: LiveSourceError, affordable: boolean): boolean {
-    if (!isPassing(err) || !affordable) return false;
+  /**
+   * Will a failed read be asked again at the next poll? Only one that may pass, while `leftMs` of its
+   * budget is left (logged). Otherwise the caller gives the event up.
+   */
+  private asksAgain(
+    event: ScheduleEvent,
+    err: LiveSourceError,
+    leftMs: number,
+    targetDurationS: number,
+  ): boolean {
+    if (!err.passing || leftMs <= 0) return false;
     this.deps.log.warn('live source read failed: asked again', {
       channelId: this.deps.channel().id,
       eventId: event.eventId,
       code: err.code,
       err,
     });
+    // The read may have taken its whole timeout: the next one is a poll from now, not at once.
+    this.wakeAt = this.deps.config.clock() + this.pollMs(targetDurationS);
     return true;
+  }
+
+  private keepMs(header: ChannelHeader): number {
+    return KEEP_TARGET_DURATIONS * header.targetDurationS * 1000;
   }
 
   private report(event: ScheduleEvent, err: Error): void {

@@ -49,10 +49,19 @@ export class LiveSourceError extends Error {
   constructor(
     message: string,
     readonly code: 'live_not_found' | 'live_timeout' | 'live_unavailable' | 'live_malformed',
+    /**
+     * May the next read pass? A timeout, a reset connection, a 5xx or 429 (a packager or CDN having a
+     * bad second), a playlist caught half-written. Not a 404, a 4xx, a URL refused by the guard, a body
+     * too large or a redirect loop: asking again would meet the same answer.
+     */
+    readonly passing = false,
   ) {
     super(message);
   }
 }
+
+const passingStatus = (status: number | undefined) =>
+  status !== undefined && (status >= 500 || status === 429);
 
 export interface LiveFetchOptions {
   fetch: FetchLike;
@@ -67,13 +76,14 @@ const numberTag = (text: string, tag: string): number | undefined => {
 
 function toLiveError(err: unknown, uri: string): LiveSourceError {
   if (err instanceof LiveSourceError) return err;
-  if (err instanceof TimeoutError) return new LiveSourceError(`${uri}: timed out`, 'live_timeout');
+  if (err instanceof TimeoutError) return new LiveSourceError(`${uri}: timed out`, 'live_timeout', true);
   if (err instanceof FetchError) {
     if (err.code === 'not_found') return new LiveSourceError(`${uri}: not found`, 'live_not_found');
-    if (err.code === 'timeout') return new LiveSourceError(`${uri}: timed out`, 'live_timeout');
-    return new LiveSourceError(`${uri}: ${err.message}`, 'live_unavailable');
+    if (err.code === 'timeout') return new LiveSourceError(`${uri}: timed out`, 'live_timeout', true);
+    const passing = err.code === 'network' || (err.code === 'http_error' && passingStatus(err.status));
+    return new LiveSourceError(`${uri}: ${err.message}`, 'live_unavailable', passing);
   }
-  return new LiveSourceError(`${uri}: ${(err as Error)?.message ?? String(err)}`, 'live_malformed');
+  return new LiveSourceError(`${uri}: ${(err as Error)?.message ?? String(err)}`, 'live_malformed', true);
 }
 
 async function look(uri: string, opts: LiveFetchOptions): Promise<LiveSnapshot> {
@@ -101,7 +111,7 @@ async function look(uri: string, opts: LiveFetchOptions): Promise<LiveSnapshot> 
     targets = texts.map((t) => numberTag(t, 'EXT-X-TARGETDURATION') ?? 0);
   }
   if ([...variants, ...renditions].some((v) => v.segments.length === 0))
-    throw new LiveSourceError(`${uri}: a media playlist has no segments`, 'live_malformed');
+    throw new LiveSourceError(`${uri}: a media playlist has no segments`, 'live_malformed', true);
   return { uri, targetDurationS: Math.max(...targets), variants, renditions };
 }
 
