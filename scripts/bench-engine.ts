@@ -12,9 +12,10 @@
  *     and bytes, captured once from the engine once its channels are ready), loaded by wrk exactly like
  *     the engine, twice right after the engine's process has ended (the machine may be shared);
  *   - a fresh engine process (node --expose-gc) with N Loop channels of the 12 s demo VOD, created at
- *     once: the time until every channel has rendered its first playlist; memory after forced GC, from
- *     1 to N channels, / (N - 1);
- *   - idle CPU per second, read from /proc, for at least one full VOD cycle (every channel changes VOD);
+ *     once: the time until every channel has rendered its first playlist;
+ *   - idle CPU per second, read from /proc, for at least one full VOD cycle (every channel changes VOD),
+ *     then memory after forced GC (idle: per channel, from 1 to N channels, / (N - 1)), also printed as
+ *     read 1 s after the channels were created;
  *   - load: wrk, round-robin over the N media playlist URLs; the live edge against the clock.
  * Servers are pinned to --engine-core, wrk to --load-core: each has a core of its own, and wrk's own CPU
  * shows it was not the limit. Prints the load average, tables and each target with the figure that
