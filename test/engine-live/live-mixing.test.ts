@@ -364,4 +364,29 @@ describe('live mixing', () => {
     const live = a.playout.tail.items.filter((i) => i.kind === 'live');
     expect(live.at(-1)!.startMs + live.at(-1)!.durationMs).toBeGreaterThanOrEqual(start + 30_000);
   });
+
+  it('rides out a 503 on an engine that takes the writer lease over after the other appended for a while', async () => {
+    const store = new InMemoryPlayoutLogStore();
+    const a = liveChannel(store);
+    const b = liveChannel(store, a.clock);
+    await a.playout.advance();
+    const start = a.clock.now + 30_000;
+    const events = [liveEvent('handover', a.source.uri, start, start + 40_000)];
+    a.playout.setSchedule(events);
+    b.playout.setSchedule(events);
+    const run = async (engines: Channel[], untilMs: number) => {
+      for (; a.clock.now < untilMs; a.clock.now += 1000)
+        for (const e of engines) if (e.playout.nextWakeMs() <= a.clock.now) await e.playout.advance();
+    };
+    await run([a, b], start + 6000);
+    // B stands by while A follows the source alone, then A dies as the source fails for a moment.
+    await run([a], start + 16_000);
+    for (const e of [a, b]) e.source.fail(503);
+    await run([b], a.clock.now + TD_MS);
+    for (const e of [a, b]) e.source.fail(undefined);
+    await run([b], start + 40_000);
+    expect(b.am.errors).toEqual([]);
+    const live = b.playout.tail.items.filter((i) => i.kind === 'live');
+    expect(live.at(-1)!.startMs + live.at(-1)!.durationMs).toBeGreaterThanOrEqual(start + 40_000);
+  });
 });

@@ -45,6 +45,7 @@ export const LIVE_LEAD_TARGET_DURATIONS = 5;
  * A read that may pass (LiveSourceError.passing) is asked again only while the log leads by more.
  */
 const KEEP_TARGET_DURATIONS = LIVE_LEAD_TARGET_DURATIONS - STALL_TARGET_DURATIONS;
+const keepMs = (header: ChannelHeader) => KEEP_TARGET_DURATIONS * header.targetDurationS * 1000;
 
 export interface LiveMixerDeps {
   channel(): Channel;
@@ -156,10 +157,10 @@ export class LiveMixer {
     }
     this.wakeAt = now + this.pollMs(header.targetDurationS);
     if (!(await this.deps.mayAsk())) return true;
-    // A read that may pass is asked again until the event's start and the log's end are both less than
-    // VOD2Live needs to take over (keepMs) ahead: a deadline every engine agrees on (writer leases).
-    const leftMs = () => Math.min(upcoming.start_time, logEnd) - config.clock() - this.keepMs(header);
-    const snapshot = await readLiveSource(upcoming, config, leftMs());
+    // A read that may pass is asked again until the event's start (never past the log's end here) is
+    // what VOD2Live needs to take over (keepMs) away: a deadline every engine agrees on (writer leases).
+    const leftMs = () => upcoming.start_time - config.clock() - keepMs(header);
+    const snapshot = await readLiveSource(upcoming, config, this.affordableMs(logEnd));
     if (snapshot instanceof LiveSourceError) {
       if (this.asksAgain(upcoming, snapshot, leftMs(), header.targetDurationS)) return true;
       this.report(upcoming, snapshot);
@@ -223,9 +224,9 @@ export class LiveMixer {
     const stallMs = STALL_TARGET_DURATIONS * state.targetDurationS * 1000;
     const leftMs = () => {
       const at = config.clock();
-      return Math.min(state.lastNewAtMs + stallMs - at, logEnd - at - this.keepMs(header));
+      return Math.min(state.lastNewAtMs + stallMs - at, logEnd - at - keepMs(header));
     };
-    const snapshot = await readLiveSource(event, config, leftMs());
+    const snapshot = await readLiveSource(event, config, this.affordableMs(logEnd));
     if (snapshot instanceof LiveSourceError) {
       if (this.asksAgain(event, snapshot, leftMs(), state.targetDurationS)) return true;
       this.report(event, snapshot);
@@ -272,16 +273,13 @@ export class LiveMixer {
   }
 
   /**
-   * Will a failed read be asked again at the next poll? Only one that may pass, while `leftMs` of its
-   * budget is left (logged). Otherwise the caller gives the event up.
+   * Will a failed read be asked again at the next poll (tdS: the poll's target duration)? Only one that
+   * may pass, while at least a poll of its budget is left (logged). Otherwise the caller gives up.
    */
-  private asksAgain(
-    event: ScheduleEvent,
-    err: LiveSourceError,
-    leftMs: number,
-    targetDurationS: number,
-  ): boolean {
-    if (!err.passing || leftMs <= 0) return false;
+  private asksAgain(event: ScheduleEvent, err: LiveSourceError, leftMs: number, tdS: number): boolean {
+    const pollMs = this.pollMs(tdS);
+    // The next read starts before the budget is spent (a source answering errors is given up in time).
+    if (!err.passing || leftMs < pollMs) return false;
     this.deps.log.warn('live source read failed: asked again', {
       channelId: this.deps.channel().id,
       eventId: event.eventId,
@@ -289,12 +287,13 @@ export class LiveMixer {
       err,
     });
     // The read may have taken its whole timeout: the next one is a poll from now, not at once.
-    this.wakeAt = this.deps.config.clock() + this.pollMs(targetDurationS);
+    this.wakeAt = this.deps.config.clock() + pollMs;
     return true;
   }
 
-  private keepMs(header: ChannelHeader): number {
-    return KEEP_TARGET_DURATIONS * header.targetDurationS * 1000;
+  /** How long a read may take: what the log still leads the clock by, less the margin of a cut. */
+  private affordableMs(logEnd: number): number {
+    return logEnd - this.deps.config.clock() - this.deps.marginMs();
   }
 
   private report(event: ScheduleEvent, err: Error): void {
