@@ -45,6 +45,48 @@ async function play(ch: Channel, untilMs: number): Promise<MediaPlaylist[]> {
   return reloads;
 }
 
+/** A channel started, with a LIVE event from 30 s from now for 2 minutes. */
+async function channelWithEvent(eventId: string) {
+  const ch = liveChannel();
+  await ch.playout.advance();
+  const start = ch.clock.now + 30_000;
+  ch.playout.setSchedule([liveEvent(eventId, ch.source.uri, start, start + 120_000)]);
+  return { ch, start };
+}
+
+/** Two engines sharing one log, A started, and a LIVE event 30 s from now lasting `durationMs`. */
+async function twoEngines(durationMs: number) {
+  const store = new InMemoryPlayoutLogStore();
+  const a = liveChannel(store);
+  const b = liveChannel(store, a.clock);
+  await a.playout.advance();
+  const start = a.clock.now + 30_000;
+  const events = [liveEvent('shared', a.source.uri, start, start + durationMs)];
+  a.playout.setSchedule(events);
+  b.playout.setSchedule(events);
+  return { a, b, start };
+}
+
+/**
+ * Runs the channel every 500 ms until `untilMs`, checking that players never run out (the log always
+ * reaches past now); returns the reloads of v0, when the log's end first was not LIVE, and when the
+ * first error was reported.
+ */
+async function playNeverDry(ch: Channel, untilMs: number) {
+  const reloads: MediaPlaylist[] = [];
+  let backAt: number | undefined;
+  let firstErrorAt: number | undefined;
+  for (; ch.clock.now < untilMs; ch.clock.now += 500) {
+    if (ch.playout.nextWakeMs() <= ch.clock.now) await ch.playout.advance();
+    const last = ch.playout.tail.last!;
+    expect(last.startMs + last.durationMs).toBeGreaterThan(ch.clock.now);
+    if (backAt === undefined && last.kind !== 'live') backAt = ch.clock.now;
+    if (firstErrorAt === undefined && ch.am.errors.length > 0) firstErrorAt = ch.clock.now;
+    reloads.push(parseMediaPlaylist(await ch.playlists.mediaPlaylist('v0')));
+  }
+  return { reloads, backAt, firstErrorAt };
+}
+
 /** Every segment the reloads showed, once, in media sequence order. */
 function segmentsSeen(reloads: MediaPlaylist[]) {
   const byMsn = new Map<number, MediaPlaylist['segments'][number]>();
@@ -102,33 +144,18 @@ describe('live mixing', () => {
   });
 
   it('returns to VOD2Live within 3 source target durations when the source stops, never running dry', async () => {
-    const ch = liveChannel();
-    await ch.playout.advance();
-    const start = ch.clock.now + 30_000;
-    ch.playout.setSchedule([liveEvent('cut', ch.source.uri, start, start + 120_000)]);
+    const { ch, start } = await channelWithEvent('cut');
     await play(ch, start + 20_000);
     ch.source.stop();
     const stoppedAt = ch.clock.now;
-    const reloads: MediaPlaylist[] = [];
-    let backAt: number | undefined;
-    for (; ch.clock.now < stoppedAt + 30_000; ch.clock.now += 500) {
-      if (ch.playout.nextWakeMs() <= ch.clock.now) await ch.playout.advance();
-      const last = ch.playout.tail.last!;
-      // Players never run out: the log always reaches past now.
-      expect(last.startMs + last.durationMs).toBeGreaterThan(ch.clock.now);
-      if (backAt === undefined && last.kind !== 'live') backAt = ch.clock.now;
-      reloads.push(parseMediaPlaylist(await ch.playlists.mediaPlaylist('v0')));
-    }
+    const { reloads, backAt } = await playNeverDry(ch, stoppedAt + 30_000);
     expect(checkReloads(reloads)).toEqual([]);
     expect(backAt! - stoppedAt).toBeLessThanOrEqual((STALL_TARGET_DURATIONS + 1) * ch.source.segmentMs);
     expect(ch.am.errors.map((e) => (e.err as { code?: string }).code)).toContain('live_stalled');
   });
 
   it('returns to VOD2Live at once when the source answers 404', async () => {
-    const ch = liveChannel();
-    await ch.playout.advance();
-    const start = ch.clock.now + 30_000;
-    ch.playout.setSchedule([liveEvent('gone', ch.source.uri, start, start + 120_000)]);
+    const { ch, start } = await channelWithEvent('gone');
     await play(ch, start + 10_000);
     ch.source.fail(404);
     const failedAt = ch.clock.now;
@@ -140,10 +167,7 @@ describe('live mixing', () => {
   });
 
   it('rides out a source answering 503 for less than 3 of its target durations: no switch out, no error', async () => {
-    const ch = liveChannel();
-    await ch.playout.advance();
-    const start = ch.clock.now + 30_000;
-    ch.playout.setSchedule([liveEvent('blip', ch.source.uri, start, start + 120_000)]);
+    const { ch, start } = await channelWithEvent('blip');
     await play(ch, start + 20_000);
     ch.source.fail(503);
     const failedAt = ch.clock.now;
@@ -158,30 +182,18 @@ describe('live mixing', () => {
   });
 
   it('returns to VOD2Live within 3 source target durations when the source keeps answering 503, never running dry', async () => {
-    const ch = liveChannel();
-    await ch.playout.advance();
-    const start = ch.clock.now + 30_000;
-    ch.playout.setSchedule([liveEvent('down', ch.source.uri, start, start + 120_000)]);
+    const { ch, start } = await channelWithEvent('down');
     await play(ch, start + 20_000);
     ch.source.fail(503);
     const failedAt = ch.clock.now;
-    let backAt: number | undefined;
-    for (; ch.clock.now < failedAt + 30_000; ch.clock.now += 500) {
-      if (ch.playout.nextWakeMs() <= ch.clock.now) await ch.playout.advance();
-      const last = ch.playout.tail.last!;
-      expect(last.startMs + last.durationMs).toBeGreaterThan(ch.clock.now);
-      if (backAt === undefined && last.kind !== 'live') backAt = ch.clock.now;
-    }
+    const { backAt } = await playNeverDry(ch, failedAt + 30_000);
     expect(backAt! - failedAt).toBeGreaterThan(ch.source.segmentMs);
     expect(backAt! - failedAt).toBeLessThanOrEqual((STALL_TARGET_DURATIONS + 1) * ch.source.segmentMs);
     expect(ch.am.errors.map((e) => (e.err as { code?: string }).code)).toEqual(['live_unavailable']);
   });
 
   it('joins a source that answers 503 at its switch in once it answers again', async () => {
-    const ch = liveChannel();
-    await ch.playout.advance();
-    const start = ch.clock.now + 30_000;
-    ch.playout.setSchedule([liveEvent('slow', ch.source.uri, start, start + 120_000)]);
+    const { ch, start } = await channelWithEvent('slow');
     ch.source.fail(503);
     const reloads = await play(ch, start - 8000);
     ch.source.fail(undefined);
@@ -194,20 +206,9 @@ describe('live mixing', () => {
   });
 
   it('gives up a source that keeps answering 503 at its switch in: VOD2Live, never running dry', async () => {
-    const ch = liveChannel();
-    await ch.playout.advance();
-    const start = ch.clock.now + 30_000;
-    ch.playout.setSchedule([liveEvent('never', ch.source.uri, start, start + 120_000)]);
+    const { ch, start } = await channelWithEvent('never');
     ch.source.fail(503);
-    const reloads: MediaPlaylist[] = [];
-    let gaveUpAt: number | undefined;
-    for (; ch.clock.now < start + 30_000; ch.clock.now += 500) {
-      if (ch.playout.nextWakeMs() <= ch.clock.now) await ch.playout.advance();
-      const last = ch.playout.tail.last!;
-      expect(last.startMs + last.durationMs).toBeGreaterThan(ch.clock.now);
-      if (gaveUpAt === undefined && ch.am.errors.length > 0) gaveUpAt = ch.clock.now;
-      reloads.push(parseMediaPlaylist(await ch.playlists.mediaPlaylist('v0')));
-    }
+    const { reloads, firstErrorAt: gaveUpAt } = await playNeverDry(ch, start + 30_000);
     expect(checkReloads(reloads)).toEqual([]);
     expect(segmentsSeen(reloads).filter((s) => ch.source.isLive(s.uri))).toEqual([]);
     expect(ch.am.errors.map((e) => (e.err as { code?: string }).code)).toEqual(['live_unavailable']);
@@ -216,10 +217,7 @@ describe('live mixing', () => {
   });
 
   it('returns to VOD2Live at once when the source answers 403: asking again would meet the same answer', async () => {
-    const ch = liveChannel();
-    await ch.playout.advance();
-    const start = ch.clock.now + 30_000;
-    ch.playout.setSchedule([liveEvent('denied', ch.source.uri, start, start + 120_000)]);
+    const { ch, start } = await channelWithEvent('denied');
     await play(ch, start + 10_000);
     ch.source.fail(403);
     await play(ch, ch.clock.now + 2000);
@@ -320,14 +318,7 @@ describe('live mixing', () => {
   });
 
   it('serves byte-identical playlists from two engines sharing the log through both switches', async () => {
-    const store = new InMemoryPlayoutLogStore();
-    const a = liveChannel(store);
-    const b = liveChannel(store, a.clock);
-    await a.playout.advance();
-    const start = a.clock.now + 30_000;
-    const events = [liveEvent('shared', a.source.uri, start, start + 20_000)];
-    a.playout.setSchedule(events);
-    b.playout.setSchedule(events);
+    const { a, b, start } = await twoEngines(20_000);
     let liveSeen = 0;
     for (let n = 0, end = start + 50_000; a.clock.now < end; a.clock.now += 1000, n++) {
       // The two engines advance at different moments of the same second, each first in turn: the
@@ -344,36 +335,8 @@ describe('live mixing', () => {
     expect(live.at(-1)!.startMs + live.at(-1)!.durationMs).toBeGreaterThanOrEqual(start + 20_000);
   });
 
-  it('rides out a source answering 503 for a target duration while the writer lease moves between two engines', async () => {
-    const store = new InMemoryPlayoutLogStore();
-    const a = liveChannel(store);
-    const b = liveChannel(store, a.clock);
-    await a.playout.advance();
-    const start = a.clock.now + 30_000;
-    const events = [liveEvent('shared', a.source.uri, start, start + 30_000)];
-    a.playout.setSchedule(events);
-    b.playout.setSchedule(events);
-    for (let n = 0, end = start + 40_000; a.clock.now < end; a.clock.now += 1000, n++) {
-      // Both engines' origins answer for the one source.
-      const status = a.clock.now >= start + 14_000 && a.clock.now < start + 14_000 + TD_MS ? 503 : undefined;
-      for (const e of [a, b]) e.source.fail(status);
-      for (const e of n % 2 ? [a, b] : [b, a])
-        if (e.playout.nextWakeMs() <= a.clock.now) await e.playout.advance();
-    }
-    expect([...a.am.errors, ...b.am.errors]).toEqual([]);
-    const live = a.playout.tail.items.filter((i) => i.kind === 'live');
-    expect(live.at(-1)!.startMs + live.at(-1)!.durationMs).toBeGreaterThanOrEqual(start + 30_000);
-  });
-
   it('rides out a 503 on an engine that takes the writer lease over after the other appended for a while', async () => {
-    const store = new InMemoryPlayoutLogStore();
-    const a = liveChannel(store);
-    const b = liveChannel(store, a.clock);
-    await a.playout.advance();
-    const start = a.clock.now + 30_000;
-    const events = [liveEvent('handover', a.source.uri, start, start + 40_000)];
-    a.playout.setSchedule(events);
-    b.playout.setSchedule(events);
+    const { a, b, start } = await twoEngines(40_000);
     const run = async (engines: Channel[], untilMs: number) => {
       for (; a.clock.now < untilMs; a.clock.now += 1000)
         for (const e of engines) if (e.playout.nextWakeMs() <= a.clock.now) await e.playout.advance();
