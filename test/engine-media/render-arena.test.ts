@@ -1,6 +1,7 @@
 /**
  * A rendition's renders are written in turn into the two halves of one block (render/render-arena.ts):
- * a render never writes over the last one, which the playlist cache still answers with.
+ * a render never writes over the last one, which the playlist cache still answers with. Its first
+ * render is not: a rendition rendered once holds no block.
  */
 import { describe, expect, it } from 'vitest';
 import { RenderArena } from '../../engine-container/src/render/render-arena';
@@ -12,19 +13,27 @@ const write = (arena: RenderArena, text: string): Buffer => {
 };
 
 describe('a render arena', () => {
-  it('writes each render where the last one is not', () => {
+  it('writes a first render where Node pools small buffers: a rendition rendered once holds no block', () => {
+    const first = write(new RenderArena(), 'a'.repeat(100));
+    expect(first.buffer.byteLength).toBe(Buffer.poolSize);
+  });
+
+  it('writes each render after the first where the last one is not', () => {
     const arena = new RenderArena();
     const first = write(arena, 'a'.repeat(100));
     const second = write(arena, 'b'.repeat(100));
-    expect(first.toString('latin1')).toBe('a'.repeat(100));
-    expect(second.buffer).toBe(first.buffer);
     const third = write(arena, 'c'.repeat(100));
+    expect(first.toString('latin1')).toBe('a'.repeat(100));
     expect(second.toString('latin1')).toBe('b'.repeat(100));
-    expect(third.byteOffset).toBe(first.byteOffset);
+    expect(third.buffer).toBe(second.buffer);
+    const fourth = write(arena, 'd'.repeat(100));
+    expect(third.toString('latin1')).toBe('c'.repeat(100));
+    expect(fourth.byteOffset).toBe(second.byteOffset);
   });
 
   it('takes the same half again when the render just taken was given back', () => {
     const arena = new RenderArena();
+    write(arena, 'first'.repeat(20));
     const kept = write(arena, 'a'.repeat(100));
     write(arena, 'x'.repeat(100));
     arena.giveBack();
