@@ -74,7 +74,8 @@ const numberTag = (text: string, tag: string): number | undefined => {
   return m ? Number(m[1]) : undefined;
 };
 
-function toLiveError(err: unknown, uri: string): LiveSourceError {
+/** Any failure to read a live source, as a LiveSourceError (one that is already is kept). */
+export function toLiveError(err: unknown, uri: string): LiveSourceError {
   if (err instanceof LiveSourceError) return err;
   if (err instanceof TimeoutError) return new LiveSourceError(`${uri}: timed out`, 'live_timeout', true);
   if (err instanceof FetchError) {

@@ -6,7 +6,7 @@
  */
 import type { EngineConfig } from '../config';
 import type { ScheduleEvent } from '../types';
-import { fetchLiveSource, type LiveSnapshot, LiveSourceError } from './live-source';
+import { fetchLiveSource, type LiveSnapshot, type LiveSourceError, toLiveError } from './live-source';
 
 const MIN_READ_TIMEOUT_MS = 500;
 
@@ -22,6 +22,6 @@ export async function readLiveSource(
       maxPlaylistBytes: config.maxPlaylistBytes,
     });
   } catch (err) {
-    return err instanceof LiveSourceError ? err : new LiveSourceError(String(err), 'live_unavailable');
+    return toLiveError(err, event.uri);
   }
 }

@@ -15,8 +15,6 @@ export class RenderArena {
   private current = 1;
   /** Has the rendition rendered before? Its first render is not written here (take). */
   private rendered = false;
-  /** Was the last render taken written outside the block (its first)? */
-  private loose = false;
 
   /**
    * `length` bytes to write a render into: the half the last render is not in. A rendition's first
@@ -25,8 +23,7 @@ export class RenderArena {
    * holds one. Allocating 100,000 blocks took start-up at 100,000 channels from 22 to 35 s.
    */
   take(length: number): Buffer {
-    this.loose = !this.rendered;
-    if (this.loose) {
+    if (!this.rendered) {
       this.rendered = true;
       return Buffer.allocUnsafe(length);
     }
@@ -42,9 +39,12 @@ export class RenderArena {
     return this.memory.subarray(at, at + length);
   }
 
-  /** The render just taken was not used (it equalled the last one, which stays): its half is free again. */
+  /**
+   * The render just taken was not used (it equalled the last one, which stays): its half is free again.
+   * After a first render there is no block yet: the next take allocates one and starts at its first half.
+   */
   giveBack(): void {
-    if (!this.loose) this.current ^= 1;
+    this.current ^= 1;
   }
 
   /** Bytes in this arena may still be read after now: nothing more is written in its memory. */
