@@ -15,7 +15,7 @@ import { EngineEvents } from './events';
 import { Metrics } from './metrics';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
-import { adaptiveTickCeilingMs, DEFAULT_TICK_CEILING_MS } from './tick-ceiling';
+import { adaptiveTickCeilingMs } from './tick-ceiling';
 import { TimeshiftPlaylists } from './timeshift/timeshift-playlists';
 import type { Channel, IAssetManager } from './types';
 import { WakeQueue } from './util/wake-queue';
@@ -30,9 +30,6 @@ import { VodCache } from './vod/vod-cache';
 export const KICK_SLICE = 32;
 /** A slice also ends once starting its advances took this long (slow machine, slow store client). */
 const KICK_SLICE_MS = 5;
-
-/** How long an adapted tick ceiling is kept (tickCeilingMs). */
-const CEILING_RECHECK_MS = 10_000;
 
 /** Advances advanceAll runs at once. */
 export const ADVANCES_IN_FLIGHT = 64;
@@ -65,8 +62,11 @@ export class EngineCore {
   private kicking: Promise<void> | undefined;
   /** The earliest wake among the channels the last kick found not due, and of those it woke without a run. */
   laterWakeMs = Number.POSITIVE_INFINITY;
-  /** The adapted tick ceiling and when it was computed (tickCeilingMs). */
-  private ceiling: { ms: number; atMs: number } | undefined;
+  /**
+   * The longest target duration among the channels (tickCeilingMs), raised as channels report theirs;
+   * undefined after a removal, until the next tickCeilingMs scans the channels again.
+   */
+  private longestTargetS: number | undefined = 0;
 
   constructor(
     readonly assetManager: IAssetManager,
@@ -130,7 +130,13 @@ export class EngineCore {
       log,
       resolve,
       owner: this.instanceId,
-      onWake: (atMs) => runtime && atMs !== Number.POSITIVE_INFINITY && wakes.push(atMs, runtime),
+      onWake: (atMs) => {
+        if (!runtime) return;
+        if (atMs !== Number.POSITIVE_INFINITY) wakes.push(atMs, runtime);
+        // Fixed by the channel's first items: known by the wake after the run that appended them.
+        const targetS = playout.header?.targetDurationS ?? 0;
+        if (this.longestTargetS !== undefined && targetS > this.longestTargetS) this.longestTargetS = targetS;
+      },
     });
     runtime = {
       playout,
@@ -145,7 +151,7 @@ export class EngineCore {
 
   removeChannel(id: string): void {
     if (this.channels.delete(id)) {
-      this.ceiling = undefined;
+      this.longestTargetS = undefined;
       this.timeshift.forget(id);
       this.events.emit(id, 'channel_removed');
     }
@@ -180,11 +186,10 @@ export class EngineCore {
   private async kickSlices(proceed: () => boolean): Promise<Promise<number>[]> {
     const now = this.config.clock();
     const due: ChannelRuntime[] = [];
-    for (let top = this.currentWake(); top && top.atMs <= now; top = this.currentWake()) {
-      this.wakes.pop();
-      due.push(top.value);
-    }
-    this.laterWakeMs = this.currentWake()?.atMs ?? Number.POSITIVE_INFINITY;
+    // Entries no longer current are taken too: the loop below skips them.
+    for (let at = this.wakes.peekMs(); at !== undefined && at <= now; at = this.wakes.peekMs())
+      due.push(this.wakes.pop()!);
+    this.laterWakeMs = this.earliestWakeMs();
     const runs: Promise<number>[] = [];
     let sliceStart = performance.now();
     let inSlice = 0;
@@ -210,14 +215,14 @@ export class EngineCore {
   }
 
   /** The earliest wake in the queue that is still its channel's (others are dropped on the way). */
-  private currentWake() {
-    for (let top = this.wakes.peek(); top; top = this.wakes.peek()) {
-      const { value } = top;
-      if (this.channels.get(value.playout.channel.id) === value && value.playout.nextWakeMs() === top.atMs)
-        return top;
+  private earliestWakeMs(): number {
+    for (let at = this.wakes.peekMs(); at !== undefined; at = this.wakes.peekMs()) {
+      const runtime = this.wakes.peek()!;
+      if (this.channels.get(runtime.playout.channel.id) === runtime && runtime.playout.nextWakeMs() === at)
+        return at;
       this.wakes.pop();
     }
-    return undefined;
+    return Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -256,22 +261,20 @@ export class EngineCore {
 
   /**
    * The longest the tick may sleep: maxTickInterval, else adapted to the channels' target durations.
-   * The adapted value scans every channel (a tenth of the idle engine's main thread at 20,000
-   * channels when done at every tick): it is kept for CEILING_RECHECK_MS, and forgotten when a channel
-   * is removed. A channel added meanwhile with a longer target duration only makes the tick look
-   * sooner than it must. The default while no channel has a target duration yet is not kept.
+   * The longest target duration is kept as channels report theirs (a channel's is fixed by its first
+   * items), not scanned for: a scan of every channel cost a twentieth of the idle engine's main thread
+   * at 10,000 channels even once every 10 s (cache misses on every channel's objects). A removal may
+   * lower it: the next call scans once.
    */
   tickCeilingMs(): number {
     if (this.config.maxTickInterval !== undefined) return this.config.maxTickInterval;
-    const now = this.config.clock();
-    if (this.ceiling && now - this.ceiling.atMs < CEILING_RECHECK_MS) return this.ceiling.ms;
-    const ms = adaptiveTickCeilingMs(this.targetDurationsS());
-    this.ceiling = ms === DEFAULT_TICK_CEILING_MS ? undefined : { ms, atMs: now };
-    return ms;
-  }
-
-  private *targetDurationsS(): Iterable<number | undefined> {
-    for (const { playout } of this.channels.values()) yield playout.header?.targetDurationS;
+    if (this.longestTargetS === undefined) {
+      let longest = 0;
+      for (const { playout } of this.channels.values())
+        longest = Math.max(longest, playout.header?.targetDurationS ?? 0);
+      this.longestTargetS = longest;
+    }
+    return adaptiveTickCeilingMs([this.longestTargetS]);
   }
 
   nextWakeMs(): number {
@@ -331,9 +334,16 @@ export class EngineCore {
     return changed;
   }
 
+  /** Keeps the VODs of every channel's tail in the cache and drops the rest (VodCache.sweep). */
   sweep(): void {
-    for (const { playout } of this.channels.values())
-      for (const item of playout.tail.items) this.vods.touch(item.uri);
+    for (const { playout } of this.channels.values()) {
+      // A loop's items are all one VOD: one touch for a run of them.
+      let last: string | undefined;
+      for (const { uri } of playout.tail.items) {
+        if (uri !== last) this.vods.touch(uri);
+        last = uri;
+      }
+    }
     this.vods.sweep();
   }
 }

@@ -150,9 +150,8 @@ export class ChannelPlayout {
   }
 
   /**
-   * May the channel answer playlists? Not before its log covers the present: its first item starts one
-   * window back, so from then on the first playlist any player sees is a full window. It stays on air
-   * after that: a log that falls behind the clock later (a late asset manager) is served as it is.
+   * May the channel answer playlists? Once its log covers the present (its first item starts one window
+   * back: any player's first playlist is a full window), for good: a log behind the clock is served as is.
    */
   isOnAir(): boolean {
     if (!this.onAir && this.header && logEndMs(this.tail.items) >= this.deps.config.clock())
@@ -186,8 +185,7 @@ export class ChannelPlayout {
       !this.busy && !this.outage.failing && !this.scheduled && !this.mixer.holding && !this.lookAgain;
     if (!plain || !header || tail.pending.length > 0) return this.advance();
     if (logEndMs(tail.items) <= this.deps.config.clock() + this.leadMs(header)) return this.advance();
-    // Not trimmed here: the next run trims (a trim is a new version of the tail and a store call).
-    this.announceStarted();
+    this.announceStarted(); // not trimmed: the next run trims (a new tail version and a store call)
     this.setWake(this.computeWake());
     return undefined;
   }
@@ -196,7 +194,6 @@ export class ChannelPlayout {
     this.deps.onWake?.(atMs);
   }
 
-  /** Resolves when no advance or reset is in flight. */
   async idle(): Promise<void> {
     while (this.busy) await this.busy;
   }
@@ -271,8 +268,9 @@ export class ChannelPlayout {
       // While failing, every attempt reads the store: only an answer from it ends the outage.
       const probe = this.outage.failing || tail.pending.length > 0;
       if (probe || tail.isStale(this.readTtlMs())) await tail.refresh();
-      await this.loadTailVods();
-      if (!this.mixer.holding) await cutInLateEvent(this.cuts, this.schedule, () => this.playedEvents());
+      if (this.tail.lastSeq > this.vodsLoadedThroughSeq) await this.loadTailVods();
+      if (this.scheduled && !this.mixer.holding)
+        await cutInLateEvent(this.cuts, this.schedule, () => this.playedEvents());
       const changed = this.changedFromMs;
       if (changed !== undefined && (await cutInChangedContent(this.cuts, changed)))
         this.changedFromMs = this.changedFromMs === changed ? undefined : this.changedFromMs;
@@ -281,20 +279,20 @@ export class ChannelPlayout {
       // The first items fix the channel's header (ladder, target duration) before any live mixing.
       if (!this.header) await this.extend();
       const header = this.header;
-      if (header && !(await this.mixer.step(header))) await this.extend();
+      // No schedule and no LIVE item: no step to take (its frames were a tenth of an idle run's allocation).
+      const mixing = this.scheduled || this.mixer.holding || this.tail.last?.kind === 'live';
+      if (header && !(mixing && (await this.mixer.step(header)))) await this.extend();
     } finally {
       // Taken by a cut-in or an extension: held no longer than the run that needed it.
-      await this.lease.release();
+      if (this.lease.held) await this.lease.release();
     }
     this.trim();
     this.announceStarted();
   }
 
   /**
-   * How old the log tail may be before an advance reads it again. A channel without a header (one
-   * waiting for content, header.ts) reads it rarely: it re-reads under the lease before it writes, so
-   * this only bounds how soon it serves another engine's first items, and a waiting channel costs
-   * the store almost nothing.
+   * How old the log tail may be before an advance reads it again. A channel waiting for content reads
+   * it rarely: it re-reads under the lease before it writes, so a waiting channel costs the store little.
    */
   private readTtlMs(): number {
     const { sharedLogMaxAgeMs } = this.deps.config;
@@ -358,12 +356,14 @@ export class ChannelPlayout {
 
   /**
    * May this engine ask the asset manager for the next item? Only while it holds the channel's lease
-   * (held since an earlier ask of this run: confirmed). Having just taken it, it re-reads the log
-   * (another engine may have appended a moment ago: never ask twice for one slot); without it, it waits
-   * for the holder's append, up to a lease's life. False: "look again" (log long enough, lease free).
+   * (held since an earlier ask of this run: confirmed). Having just taken it, it re-reads the log (never
+   * ask twice for one slot); without it, it waits for the holder's append, up to a lease's life. False:
+   * "look again" (log long enough, lease free). Answered at once when held (no frame per item asked).
    */
-  private async mayAsk(): Promise<boolean> {
-    if (this.lease.held) return this.lease.confirm();
+  private mayAsk(): boolean | Promise<boolean> {
+    return this.lease.held ? this.lease.confirm() : this.takeLease();
+  }
+  private async takeLease(): Promise<boolean> {
     const seen = this.tail.lastSeq;
     if (await this.lease.take()) {
       if (this.lease.enabled) await this.tail.reread();

@@ -31,7 +31,7 @@ export interface CutContext {
   tail: LogTail;
   lease: WriterLease;
   header(): ChannelHeader | undefined;
-  mayAsk(): Promise<boolean>;
+  mayAsk(): boolean | Promise<boolean>;
   loadTailVods(): Promise<void>;
   appendAll(planned: PlannedItem[], startMs: number, header: ChannelHeader): Promise<boolean>;
   /** What the channel plays from startMs, as its log's extension would plan it (its schedule's events kept). */

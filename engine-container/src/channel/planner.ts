@@ -82,8 +82,14 @@ const interstitialAd = ({ uri, durationMs }: Preroll): InterstitialAd => ({
 export class Planner {
   constructor(private readonly deps: PlannerDeps) {}
 
-  private async loadFitting(uri: string, ctx: PlanContext): Promise<ParsedVod> {
-    const vod = await this.deps.vods.load(uri);
+  /** The VOD, loaded, if it fits the channel; at once (no frame, no await) when it is in the cache. */
+  private loadFitting(uri: string, ctx: PlanContext): ParsedVod | Promise<ParsedVod> {
+    const cached = this.deps.vods.get(uri);
+    if (cached) return this.fitting(uri, cached, ctx);
+    return this.deps.vods.load(uri).then((vod) => this.fitting(uri, vod, ctx));
+  }
+
+  private fitting(uri: string, vod: ParsedVod, ctx: PlanContext): ParsedVod {
     if (!fitsTargetDuration(vod, ctx.targetDurationS)) {
       const longest = (vod.maxSegmentMs / 1000).toFixed(3);
       throw new AssetError(
@@ -176,7 +182,7 @@ export class Planner {
       const ad = response.preroll ?? ctx.channel.options?.preroll;
       // An interstitial preroll is the player's to fetch: no item of its own, nothing to load here.
       const interstitial = ad?.delivery === 'interstitial' && ad.uri ? interstitialAd(ad) : undefined;
-      const preroll = interstitial ? undefined : await this.preroll(ctx, ad);
+      const preroll = interstitial || !ad?.uri ? undefined : await this.preroll(ctx, ad);
       const plan: VodPlan = {
         kind: 'vod',
         id: String(response.id ?? response.uri),
@@ -198,9 +204,11 @@ export class Planner {
         return [...(preroll ? [preroll] : []), ...withMedia];
       }
       const draft = vodDraft(referenceTrack(vod), plan);
-      // Cut short for a coming event: what it would have played, resumed after a LIVE one.
-      const full = vodDraft(referenceTrack(vod), { ...plan, desiredDurationMs: response.desiredDuration });
-      if (full.durationMs > draft.durationMs) draft.fullDurationMs = full.durationMs;
+      // Cut short for a coming event (capped): what it would have played, resumed after a LIVE one.
+      if (ctx.untilMs !== undefined) {
+        const full = vodDraft(referenceTrack(vod), { ...plan, desiredDurationMs: response.desiredDuration });
+        if (full.durationMs > draft.durationMs) draft.fullDurationMs = full.durationMs;
+      }
       if (interstitial) draft.interstitial = interstitial;
       return [...(preroll ? [preroll] : []), { draft, vod, ...(media ? { media } : {}) }];
     } catch (err) {
@@ -219,7 +227,7 @@ export class Planner {
     const delivery = response.adDelivery ?? ctx.channel.options?.adDelivery ?? 'spliced';
     return adBreakItems(
       {
-        load: (uri) => this.loadFitting(uri, ctx),
+        load: async (uri) => this.loadFitting(uri, ctx),
         report: (err, failed) => this.report(ctx.channel, err, failed),
       },
       { vod, plan, breaks: response.adBreaks ?? [], delivery },

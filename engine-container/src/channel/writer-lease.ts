@@ -75,9 +75,14 @@ export class WriterLease {
    * is no longer held here, so the next ask takes it again (and a store that is down fails that take,
    * as it would fail the append, instead of being asked to renew again and again).
    */
-  async confirm(): Promise<boolean> {
+  confirm(): boolean | Promise<boolean> {
     if (!this.held) return false;
+    // Answered at once in the usual case: a run asks for several items, each confirming first.
     if (!this.enabled || Date.now() - this.confirmedAtMs < this.ttlMs / 2) return true;
+    return this.confirmByRenewal();
+  }
+
+  private async confirmByRenewal(): Promise<boolean> {
     await this.renew();
     if (this.held && Date.now() - this.confirmedAtMs < this.ttlMs) return true;
     this.forget();

@@ -55,7 +55,7 @@ export interface LiveMixerDeps {
   log: Logger;
   resolve: TrackResolver;
   /** The channel's writer lease (ChannelPlayout.mayAsk): only its holder appends. */
-  mayAsk(): Promise<boolean>;
+  mayAsk(): boolean | Promise<boolean>;
   append(planned: PlannedItem[], startMs: number, header: ChannelHeader): Promise<boolean>;
   /** How far ahead of now a cut may start (ChannelPlayout.marginMs). */
   marginMs(): number;
