@@ -1,8 +1,10 @@
 /**
  * Two (or more) versions of the engine, measured in turns on one machine (`tsx scripts/bench-engine-ab.ts`):
  *   --bundle out.mjs                     bundles this tree's engine process (scripts/bench/bundle.ts) to out.mjs;
- *   [--channels 1000] [--rounds 2] [--seconds 6] [--idle-seconds 3] a.mjs b.mjs[@--flag,--flag]
- *                                        runs each bundle (with its node flags after @) in turn, rounds times.
+ *   [--channels 1000] [--rounds 2] [--seconds 6] [--idle-seconds 3] [--idle-skip 0] a.mjs b.mjs[@--flag,--flag]
+ *                                        runs each bundle (with its node flags after @) in turn, rounds times;
+ *                                        --idle-skip 25 --idle-seconds 60 reads idle in the steady state (the
+ *                                        first seconds plan the lead every channel starts with).
  * Per run, for one fresh engine process with N channels: the CPU seconds to start them, idle CPU, then
  * wrk as in bench:engine with what V8 allocated and paused for per request (scripts/bench/v8/gc-trace.ts),
  * the engine's CPU per request and RSS after forced GC before and after the load. On a shared machine
@@ -29,6 +31,7 @@ const { values: opts, positionals } = parseArgs({
     rounds: { type: 'string', default: '2' },
     seconds: { type: 'string', default: '6' },
     'idle-seconds': { type: 'string', default: '3' },
+    'idle-skip': { type: 'string', default: '0' },
   },
 });
 const here = (p: string) => new URL(p, import.meta.url).pathname;
@@ -53,7 +56,15 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
     const added = await engine.call<{ ms: number }>('addChannels', { count: channels });
     const startCpuS = cpuSeconds(engine.pid) - cpu0;
     const idle = await engine.call<MemorySnapshot>('memory');
+    await new Promise((resolve) => setTimeout(resolve, Number(opts['idle-skip']) * 1000));
+    const idleFromMs = Date.now();
     const idleCpu = await sampleCpu(engine.pid, Number(opts['idle-seconds']));
+    const [idleWork] = await engine.call<ActivityBucket[]>('activity', {
+      fromMs: idleFromMs,
+      bucketMs: Date.now() - idleFromMs + 1,
+      buckets: 1,
+    });
+    const idleCpuUs = idleCpu.avgPct * 1e4 * Number(opts['idle-seconds']);
     const plan = { port: engine.info.port, pathsFile, connections: 50, cores: '1' };
     await runWrk({ ...plan, seconds: 2 });
     const [cpuBefore, gcBefore, loadStartMs] = [cpuSeconds(engine.pid), gc.mark(), Date.now()];
@@ -71,7 +82,8 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
     const perRequest = (x: number) => x / Math.max(1, load.requests);
     return [
       `${spec.split('/').pop()} ${channels} ch, load ${machineLoad().split(' ')[0]}:`,
-      `start ${(added.ms / 1000).toFixed(2)} s (CPU ${startCpuS.toFixed(2)} s), idle ${idleCpu.avgPct.toFixed(2)} % (worst s ${idleCpu.worstSecondPct.toFixed(0)} %);`,
+      `start ${(added.ms / 1000).toFixed(2)} s (CPU ${startCpuS.toFixed(2)} s), idle ${idleCpu.avgPct.toFixed(2)} % (worst s ${idleCpu.worstSecondPct.toFixed(0)} %;`,
+      `${idleWork!.appended} items appended, ${idleWork!.started} started: ${(idleCpuUs / Math.max(1, idleWork!.appended)).toFixed(1)} us CPU per item appended);`,
       `${load.rps.toFixed(0)} req/s, p99 ${load.latency.p99Ms.toFixed(1)} ms, server ${((100 * cpu) / load.seconds).toFixed(0)} %,`,
       `${(perRequest(cpu) * 1e6).toFixed(1)} us CPU/req, ${(perRequest(gcLoad.allocatedBytes) / 1024).toFixed(2)} KB allocated/req,`,
       `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${Object.entries(gcLoad.byKind)

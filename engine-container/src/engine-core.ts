@@ -41,6 +41,8 @@ export interface ChannelRuntime {
   playlists: ChannelPlaylists;
   /** 'manager': follows channelManager.getChannels(); 'auto': created by autoCreateSession. */
   origin: 'manager' | 'auto';
+  /** Removed from the engine: its wakes still queued are dropped (no lookup of its id per wake). */
+  removed?: true;
 }
 
 export class EngineCore {
@@ -150,7 +152,9 @@ export class EngineCore {
   }
 
   removeChannel(id: string): void {
-    if (this.channels.delete(id)) {
+    const runtime = this.channels.get(id);
+    if (runtime && this.channels.delete(id)) {
+      runtime.removed = true;
       this.longestTargetS = undefined;
       this.timeshift.forget(id);
       this.events.emit(id, 'channel_removed');
@@ -202,8 +206,7 @@ export class EngineCore {
         inSlice = 0;
       }
       // Removed, or already started by a request, while an earlier slice ran.
-      if (this.channels.get(runtime.playout.channel.id) !== runtime) continue;
-      if (runtime.playout.nextWakeMs() > now) continue;
+      if (runtime.removed || runtime.playout.nextWakeMs() > now) continue;
       const { playout } = runtime;
       const run = playout.wake();
       // An item start alone is done already: its next wake is known now, with no promise to wait on.
@@ -218,8 +221,7 @@ export class EngineCore {
   private earliestWakeMs(): number {
     for (let at = this.wakes.peekMs(); at !== undefined; at = this.wakes.peekMs()) {
       const runtime = this.wakes.peek()!;
-      if (this.channels.get(runtime.playout.channel.id) === runtime && runtime.playout.nextWakeMs() === at)
-        return at;
+      if (!runtime.removed && runtime.playout.nextWakeMs() === at) return at;
       this.wakes.pop();
     }
     return Number.POSITIVE_INFINITY;

@@ -3,72 +3,82 @@
  * scanning every channel (10,000 of them, up to 50 times a second while their planning is spread).
  * Channels wake together: created together, they start items at the same instants, and their planning
  * is spread in whole steps (channel/wake.ts). So entries are grouped by time: a min-heap orders the
- * distinct times, and pushing to a time already queued, or taking one entry of it, costs O(1).
+ * groups, and pushing to a time already queued, or taking one entry of the earliest, costs O(1).
  * Entries are never removed when a wake moves: the taker checks an entry against its owner's current
  * wake and drops it when it no longer matches.
  */
+interface Group<T> {
+  atMs: number;
+  /** Never empty while queued. */
+  values: T[];
+  queued: boolean;
+}
+
 export class WakeQueue<T> {
-  /** Distinct times, a binary min-heap. */
-  private readonly times: number[] = [];
-  /** Per queued time, its entries (never empty). */
-  private readonly groups = new Map<number, T[]>();
+  /** The groups, a binary min-heap by time. */
+  private readonly heap: Group<T>[] = [];
+  private readonly byTime = new Map<number, Group<T>>();
+  /** The group last pushed to: wakes set one after the other often share a time (no map lookup then). */
+  private last: Group<T> | undefined;
 
   push(atMs: number, value: T): void {
-    const group = this.groups.get(atMs);
+    const last = this.last;
+    const group = last?.queued && last.atMs === atMs ? last : this.byTime.get(atMs);
     if (group) {
-      group.push(value);
+      group.values.push(value);
+      this.last = group;
       return;
     }
-    this.groups.set(atMs, [value]);
-    const { times } = this;
-    let i = times.push(atMs) - 1;
+    const added: Group<T> = { atMs, values: [value], queued: true };
+    this.byTime.set(atMs, added);
+    this.last = added;
+    const { heap } = this;
+    let i = heap.push(added) - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (times[parent]! <= atMs) break;
-      times[i] = times[parent]!;
+      if (heap[parent]!.atMs <= atMs) break;
+      heap[i] = heap[parent]!;
       i = parent;
     }
-    times[i] = atMs;
+    heap[i] = added;
   }
 
   /** The earliest time queued, undefined when empty. */
   peekMs(): number | undefined {
-    return this.times[0];
+    return this.heap[0]?.atMs;
   }
 
   /** An entry of the earliest time (the last pushed to it), without taking it. */
   peek(): T | undefined {
-    const at = this.times[0];
-    if (at === undefined) return undefined;
-    const group = this.groups.get(at)!;
-    return group[group.length - 1];
+    const values = this.heap[0]?.values;
+    return values?.[values.length - 1];
   }
 
   /** Takes the entry peek() returns. */
   pop(): T | undefined {
-    const at = this.times[0];
-    if (at === undefined) return undefined;
-    const group = this.groups.get(at)!;
-    const value = group.pop();
-    if (group.length === 0) this.dropEarliestTime(at);
+    const group = this.heap[0];
+    if (!group) return undefined;
+    const value = group.values.pop();
+    if (group.values.length === 0) this.dropEarliest(group);
     return value;
   }
 
-  private dropEarliestTime(at: number): void {
-    this.groups.delete(at);
-    const { times } = this;
-    const last = times.pop()!;
-    if (times.length === 0) return;
+  private dropEarliest(group: Group<T>): void {
+    group.queued = false;
+    this.byTime.delete(group.atMs);
+    const { heap } = this;
+    const last = heap.pop()!;
+    if (heap.length === 0) return;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
-      let min = l < times.length && times[l]! < last ? l : -1;
-      if (r < times.length && times[r]! < (min < 0 ? last : times[l]!)) min = r;
+      let min = l < heap.length && heap[l]!.atMs < last.atMs ? l : -1;
+      if (r < heap.length && heap[r]!.atMs < (min < 0 ? last : heap[l]!).atMs) min = r;
       if (min < 0) break;
-      times[i] = times[min]!;
+      heap[i] = heap[min]!;
       i = min;
     }
-    times[i] = last;
+    heap[i] = last;
   }
 }
