@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WakeQueue } from '../../engine-container/src/util/wake-queue';
+import { WakeQueue } from '../../../engine-container/src/util/wake-queue';
 
 /** Every entry, in the order the queue gives them, with the time each was taken at. */
 function drain<T>(queue: WakeQueue<T>): Array<[number, T]> {
