@@ -133,7 +133,8 @@ export class EngineCore {
       resolve,
       owner: this.instanceId,
       onWake: (atMs) => {
-        if (!runtime) return;
+        // A run of a removed channel may end after the removal: it no longer counts.
+        if (!runtime || runtime.removed) return;
         if (atMs !== Number.POSITIVE_INFINITY) wakes.push(atMs, runtime);
         // Fixed by the channel's first items: known by the wake after the run that appended them.
         const targetS = playout.header?.targetDurationS ?? 0;

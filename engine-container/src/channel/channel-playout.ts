@@ -279,9 +279,7 @@ export class ChannelPlayout {
       // The first items fix the channel's header (ladder, target duration) before any live mixing.
       if (!this.header) await this.extend();
       const header = this.header;
-      // No schedule and no LIVE item: no step to take (its frames were a tenth of an idle run's allocation).
-      const mixing = this.scheduled || this.mixer.holding || this.tail.last?.kind === 'live';
-      if (header && !(mixing && (await this.mixer.step(header)))) await this.extend();
+      if (header && !(await this.mixer.step(header))) await this.extend();
     } finally {
       // Taken by a cut-in or an extension: held no longer than the run that needed it.
       if (this.lease.held) await this.lease.release();

@@ -117,19 +117,21 @@ export class LiveMixer {
     return Math.max(500, Math.min(2000, (targetDurationS * 1000) / 2));
   }
 
-  /** One step; true while the mixer holds the log's end (the caller must not extend it with VOD2Live). */
-  async step(header: ChannelHeader): Promise<boolean> {
+  /** One step: true while the mixer holds the log's end (no VOD2Live then); nothing to mix: false, no frame. */
+  step(header: ChannelHeader): false | Promise<boolean> {
     this.wakeAt = undefined;
     const last = this.deps.tail.last;
     // Events the log shows started and no longer at its end are done, whoever appended them (HA).
     const following = last?.kind === 'live' ? last.eventId : undefined;
     for (const item of this.deps.tail.items)
       if (item.eventId && item.eventId !== following) this.done.add(item.eventId);
-    if (last?.kind === 'live' && last.eventId && !this.done.has(last.eventId)) {
-      if (await this.follow(last, header)) return true;
-    }
+    return this.schedule.length > 0 || last?.kind === 'live' ? this.mix(last, header) : false;
+  }
+
+  private async mix(last: PlayoutItem | undefined, header: ChannelHeader): Promise<boolean> {
+    const live = last?.kind === 'live' && last.eventId && !this.done.has(last.eventId) ? last : undefined;
     // Just switched out: another LIVE event may be on now (overlapping events, rule 2).
-    return this.switchIn(header);
+    return (live !== undefined && (await this.follow(live, header))) || this.switchIn(header);
   }
 
   private async switchIn(header: ChannelHeader): Promise<boolean> {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { engineHostConfigFromEnv } from '../../../engine-container/host/config';
 import { Engine } from '../../../engine-container/src/engine';
 import { computeWindow } from '../../../engine-container/src/playout/window';
-import type { VodResponse } from '../../../engine-container/src/types';
+import type { IAssetManager, VodResponse } from '../../../engine-container/src/types';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../helpers/engine-fixtures';
 import { ladderOf, makeVod, TestLog } from '../helpers/log';
 
@@ -34,6 +34,21 @@ describe('maxTickInterval', () => {
   it('is 10 s, when unset, while no channel has a target duration yet', () => {
     const { core } = makeCore(new ScriptedAssetManager(() => vodResponse('https://o.test/x')));
     expect(core.tickCeilingMs()).toBe(10_000);
+  });
+
+  it('forgets a removed channel, even one whose run ends after its removal', async () => {
+    const world = fakeWorld();
+    // 'long' plays b (4 s segments: target duration 4), 'short' plays a (2 s: target duration 2).
+    const am: IAssetManager = {
+      getNextVod: async (req) => vodResponse(req.sessionId === 'long' ? world.b : world.a),
+    };
+    const { core } = makeCore(am, { fetch: world.origin.fetch });
+    await core.upsertChannel({ id: 'short', name: 'short' }).playout.advance();
+    const run = core.upsertChannel({ id: 'long', name: 'long' }).playout.advance();
+    core.removeChannel('long');
+    expect(core.tickCeilingMs()).toBe(3000);
+    await run;
+    expect(core.tickCeilingMs()).toBe(3000);
   });
 
   it('is the set value whatever the channels play', async () => {
