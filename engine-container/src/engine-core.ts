@@ -277,7 +277,7 @@ export class EngineCore {
         longest = Math.max(longest, playout.header?.targetDurationS ?? 0);
       this.longestTargetS = longest;
     }
-    return adaptiveTickCeilingMs([this.longestTargetS]);
+    return adaptiveTickCeilingMs(this.longestTargetS);
   }
 
   nextWakeMs(): number {

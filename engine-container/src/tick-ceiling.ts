@@ -11,8 +11,7 @@ export const DEFAULT_TICK_CEILING_MS = 10_000;
 /** The smallest adaptive ceiling (target durations are whole seconds, at least 1). */
 export const MIN_ADAPTIVE_TICK_CEILING_MS = 2000;
 
-export function adaptiveTickCeilingMs(targetDurationsS: Iterable<number | undefined>): number {
-  let longestS = 0;
-  for (const s of targetDurationsS) if (s !== undefined && s > longestS) longestS = s;
-  return longestS > 0 ? (longestS + 1) * 1000 : DEFAULT_TICK_CEILING_MS;
+/** The ceiling for the channels' longest target duration (0 while none has one). */
+export function adaptiveTickCeilingMs(longestTargetS: number): number {
+  return longestTargetS > 0 ? (longestTargetS + 1) * 1000 : DEFAULT_TICK_CEILING_MS;
 }

@@ -282,7 +282,7 @@ export class ChannelPlayout {
       if (header && !(await this.mixer.step(header))) await this.extend();
     } finally {
       // Taken by a cut-in or an extension: held no longer than the run that needed it.
-      if (this.lease.held) await this.lease.release();
+      await this.lease.release();
     }
     this.trim();
     this.announceStarted();

@@ -99,9 +99,9 @@ export class LogTail {
       if (this.items.length > 0) this.bump();
       return;
     }
-    const read = await this.store.read(this.channelId, this.lastSeq + 1);
-    if (read.length === 0) return;
-    const fresh = read.filter((i) => i.seq > this.lastSeq);
+    const fresh = (await this.store.read(this.channelId, this.lastSeq + 1)).filter(
+      (i) => i.seq > this.lastSeq,
+    );
     if (fresh.length === 0) return;
     if (fresh[0]!.seq !== this.lastSeq + 1) {
       // We fell behind a trim (or the log was replaced): start over from the store's newest items.

@@ -89,14 +89,14 @@ export class WriterLease {
     return false;
   }
 
-  async release(): Promise<void> {
+  /** Frees the lease; nothing to await when it was not held here (most runs take none). */
+  release(): Promise<void> | undefined {
     const wasHeld = this.held;
     this.forget();
-    if (!wasHeld) return;
     const { store } = this;
-    if (!hasLeases(store)) return;
+    if (!wasHeld || !hasLeases(store)) return undefined;
     // A release that fails is harmless: the lease expires by itself.
-    await store
+    return store
       .releaseLease(this.channelId, this.owner)
       .catch((err: unknown) => this.log.warn('lease release failed', { channelId: this.channelId, err }));
   }

@@ -11,27 +11,21 @@ interface Group<T> {
   atMs: number;
   /** Never empty while queued. */
   values: T[];
-  queued: boolean;
 }
 
 export class WakeQueue<T> {
   /** The groups, a binary min-heap by time. */
   private readonly heap: Group<T>[] = [];
   private readonly byTime = new Map<number, Group<T>>();
-  /** The group last pushed to: wakes set one after the other often share a time (no map lookup then). */
-  private last: Group<T> | undefined;
 
   push(atMs: number, value: T): void {
-    const last = this.last;
-    const group = last?.queued && last.atMs === atMs ? last : this.byTime.get(atMs);
+    const group = this.byTime.get(atMs);
     if (group) {
       group.values.push(value);
-      this.last = group;
       return;
     }
-    const added: Group<T> = { atMs, values: [value], queued: true };
+    const added: Group<T> = { atMs, values: [value] };
     this.byTime.set(atMs, added);
-    this.last = added;
     const { heap } = this;
     let i = heap.push(added) - 1;
     while (i > 0) {
@@ -59,13 +53,12 @@ export class WakeQueue<T> {
     const group = this.heap[0];
     if (!group) return undefined;
     const value = group.values.pop();
-    if (group.values.length === 0) this.dropEarliest(group);
+    if (group.values.length === 0) this.dropEarliest();
     return value;
   }
 
-  private dropEarliest(group: Group<T>): void {
-    group.queued = false;
-    this.byTime.delete(group.atMs);
+  private dropEarliest(): void {
+    this.byTime.delete(this.heap[0]!.atMs);
     const { heap } = this;
     const last = heap.pop()!;
     if (heap.length === 0) return;
