@@ -13,7 +13,7 @@ import { trackResolver } from './channel/resolver';
 import type { EngineConfig } from './config';
 import { EngineEvents } from './events';
 import { Metrics } from './metrics';
-import { InMemoryPlayoutLogStore, type PlayoutLogStore } from './playout/log-store';
+import { InMemoryPlayoutLogStore, type PlayoutLogStore, soleWriterLog } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
 import { adaptiveTickCeilingMs } from './tick-ceiling';
 import { TimeshiftPlaylists } from './timeshift/timeshift-playlists';
@@ -87,7 +87,9 @@ export class EngineCore {
       { clock },
     );
     this.events = new EngineEvents(clock);
-    this.store = config.logStore ?? new InMemoryPlayoutLogStore(clock, config.timeshiftRetentionMs);
+    // Its own store has no other writer: no leases (soleWriterLog).
+    this.store =
+      config.logStore ?? soleWriterLog(new InMemoryPlayoutLogStore(clock, config.timeshiftRetentionMs));
     this.resolve = trackResolver(this.vods, config);
     this.timeshift = new TimeshiftPlaylists({
       config,

@@ -1,6 +1,15 @@
-/** The in-memory store keeps the playout log store contract, and bounds what it keeps for start-over. */
-import { describe, expect, it } from 'vitest';
-import { InMemoryPlayoutLogStore, MEMORY_RETAINED_ITEMS } from '../../engine-container/src/playout/log-store';
+/**
+ * The in-memory store keeps the playout log store contract, bounds what it keeps for start-over, and has
+ * no leases when it is the engine's own (no other engine writes it).
+ */
+import { describe, expect, it, vi } from 'vitest';
+import {
+  hasLeases,
+  InMemoryPlayoutLogStore,
+  MEMORY_RETAINED_ITEMS,
+  MEMORY_RETAINED_ITEMS_TOTAL,
+} from '../../engine-container/src/playout/log-store';
+import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
 import { item, logStoreContract } from './log-store-contract';
 
 logStoreContract('in-memory store', () => new InMemoryPlayoutLogStore());
@@ -34,5 +43,50 @@ describe('the in-memory store kept for start-over', () => {
     const store = await filled(MEMORY_RETAINED_ITEMS + 500);
     await store.trim('c', 10);
     expect((await store.read('c'))[0]!.seq).toBe(10);
+  });
+
+  it('shares its start-over budget among its channels', async () => {
+    const store = await filled(MEMORY_RETAINED_ITEMS + 500);
+    // As many channels again as leave each a share of half MEMORY_RETAINED_ITEMS.
+    const channels = (2 * MEMORY_RETAINED_ITEMS_TOTAL) / MEMORY_RETAINED_ITEMS;
+    for (let n = 1; n < channels; n++) await store.append(`other-${n}`, item(0), -1);
+    await store.trim('c', MEMORY_RETAINED_ITEMS + 499);
+    expect((await store.read('c')).length).toBe(MEMORY_RETAINED_ITEMS / 2);
+  });
+});
+
+describe("an engine's log store", () => {
+  const am = () => {
+    const world = fakeWorld();
+    return { am: new ScriptedAssetManager(() => vodResponse(world.a)), fetch: world.origin.fetch };
+  };
+
+  it('has no leases when the engine keeps its own log in memory: no other engine writes it', () => {
+    const { am: assets, fetch } = am();
+    expect(hasLeases(makeCore(assets, { fetch }).core.store)).toBe(false);
+  });
+
+  it('is read once per channel when the engine keeps its own log: its own appends keep its view current', async () => {
+    const { am: assets, fetch } = am();
+    const { core, clock } = makeCore(assets, { fetch });
+    const reads = vi.spyOn(core.store, 'read');
+    const readLasts = vi.spyOn(core.store, 'readLast');
+    const channel = core.upsertChannel({ id: 'c', name: 'c' });
+    await core.advanceAll();
+    const appendedBefore = channel.playout.tail.lastSeq;
+    // Ten minutes of playout and requests: the log is extended many times over.
+    for (const endMs = clock.now + 600_000; clock.now < endMs; ) {
+      clock.now = Math.max(core.nextWakeMs(), clock.now + 1000);
+      await Promise.all(await core.kickDue());
+      await channel.playlists.mediaPlaylist('v0');
+    }
+    expect(channel.playout.tail.lastSeq - appendedBefore).toBeGreaterThan(20);
+    expect(reads.mock.calls.length + readLasts.mock.calls.length).toBe(1);
+  });
+
+  it('keeps the leases of an in-memory store it is given, which other engines may share', () => {
+    const { am: assets, fetch } = am();
+    const logStore = new InMemoryPlayoutLogStore();
+    expect(hasLeases(makeCore(assets, { fetch, logStore }).core.store)).toBe(true);
   });
 });

@@ -144,9 +144,10 @@ describe('the engine tick', () => {
       const second = Math.floor(clock.now / 1000);
       planningInSecond.set(second, (planningInSecond.get(second) ?? new Set()).add(e.channelId));
     });
-    // One VOD cycle of the engine's tick (never faster than every 20 ms): every channel plans once.
+    // One VOD cycle of the engine's tick (never faster than every 20 ms), its last instant included (a
+    // channel whose lead is a whole number of VODs plans exactly then): every channel plans once.
     const endMs = clock.now + 20_000;
-    while (core.nextWakeMs() < endMs) {
+    while (core.nextWakeMs() <= endMs) {
       clock.now = Math.max(core.nextWakeMs(), clock.now + 20);
       await Promise.all(await core.kickDue());
     }

@@ -69,6 +69,8 @@ export class LogTail {
   }
 
   isStale(ttlMs: number): boolean {
+    // Read once, the view of a log no other engine writes is kept current by its own appends.
+    if (this.store.soleWriter && this.readAtMs !== Number.NEGATIVE_INFINITY) return false;
     return this.clock() - this.readAtMs >= ttlMs;
   }
 

@@ -37,6 +37,8 @@ export interface PlayoutLogStore extends Partial<LeaseOps> {
   trim(channelId: string, keepFromSeq: number): Promise<void>;
   /** Closes connections the store opened itself (the engine calls it for stores it made from a URL). */
   close?(): Promise<void>;
+  /** This engine is the log's only writer (soleWriterLog): a channel's view of it, once read, stays current. */
+  readonly soleWriter?: boolean;
 }
 
 /** A store with leases. A store without them has one writer process (or accepts duplicate asks). */
@@ -46,6 +48,22 @@ export const hasLeases = (store: PlayoutLogStore): store is LeasingLogStore =>
   typeof store.acquireLease === 'function' &&
   typeof store.renewLease === 'function' &&
   typeof store.releaseLease === 'function';
+
+/**
+ * The log of `store` without its leases, for a store no other engine writes: the engine's own in-memory
+ * one. A lease there would only cost each run of each channel a take, a renewal timer, a re-read of the
+ * log and a release, and lengthen its lookahead; and a channel's view of the log, kept current by its
+ * own appends, needs no re-reading (channel/log-tail.ts).
+ */
+export function soleWriterLog(store: PlayoutLogStore): PlayoutLogStore {
+  return {
+    soleWriter: true,
+    read: (channelId, fromSeq, toSeq) => store.read(channelId, fromSeq, toSeq),
+    readLast: (channelId, count) => store.readLast(channelId, count),
+    append: (channelId, item, expectedLastSeq) => store.append(channelId, item, expectedLastSeq),
+    trim: (channelId, keepFromSeq) => store.trim(channelId, keepFromSeq),
+  };
+}
 
 /** The append precondition every store checks: a caller bug, not a conflict. */
 export function assertFollows(item: PlayoutItem, expectedLastSeq: number): void {
@@ -69,6 +87,14 @@ interface Lease {
  * process. 1,000 items is 3 h 20 min of such a loop, a day of 90 s items (docs/timeshift.md).
  */
 export const MEMORY_RETAINED_ITEMS = 1000;
+/**
+ * The most items the in-memory store keeps for start-over across all its channels (about 280 MB at
+ * ~280 bytes an item): each channel keeps its share, up to MEMORY_RETAINED_ITEMS. Without it one
+ * process at 10,000 channels of a 12 s loop grew by 2.8 GB over 3 h 20 min, and every full collection
+ * marked all of it. 1,000 channels keep 1,000 items each; 10,000 keep 100 (20 min of a 12 s loop, two
+ * days of 30-minute VODs).
+ */
+export const MEMORY_RETAINED_ITEMS_TOTAL = 1_000_000;
 
 export class InMemoryPlayoutLogStore implements LeasingLogStore {
   private readonly logs = new Map<string, Log>();
@@ -125,9 +151,14 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
     let drop = trimmable;
     const horizon = this.clock() - this.retainMs;
     while (drop > 0 && log.items[drop - 1]!.startMs + log.items[drop - 1]!.durationMs > horizon) drop--;
-    // Retained for start-over, but never more than MEMORY_RETAINED_ITEMS of them.
-    drop = Math.max(drop, Math.min(trimmable, log.items.length - MEMORY_RETAINED_ITEMS));
+    // Retained for start-over, but never more than the channel's share of them.
+    drop = Math.max(drop, Math.min(trimmable, log.items.length - this.retainedItemsPerChannel()));
     log.items.splice(0, drop);
+  }
+
+  /** Each channel's share of MEMORY_RETAINED_ITEMS_TOTAL, at most MEMORY_RETAINED_ITEMS. */
+  retainedItemsPerChannel(): number {
+    return Math.min(MEMORY_RETAINED_ITEMS, Math.floor(MEMORY_RETAINED_ITEMS_TOTAL / this.logs.size));
   }
 
   async acquireLease(channelId: string, owner: string, ttlMs: number): Promise<boolean> {
