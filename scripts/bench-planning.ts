@@ -6,10 +6,10 @@
  * in-memory log; the clock jumps from one wake to the next (never less than the tick's 20 ms), so
  * simulated minutes pass in seconds and nothing but the engine's own work is timed: every ask, append,
  * item start and wake, and the collections they cause. Two simulated minutes first, then each round
- * times --minutes more. Unlike bench:engine's idle CPU (a few % of a core, read in real time), the figure
- * is the same from run to run on a busy machine within a few %: compare two commits by running this
- * from a worktree of each, in turns. What it leaves out is what real time adds: timers, the event loop's
- * wake-ups, caches gone cold between them (docs/benchmarks.md, tenth pass).
+ * times --minutes more. Unlike bench:engine's idle CPU (a few % of a core, read in real time), most rounds
+ * agree within a tenth on a noisy machine (a full collection may fall in one): compare two commits by
+ * running this from a worktree of each, in turns, several rounds. What it leaves out is what real time
+ * adds: timers, the event loop's wake-ups, caches gone cold between them (docs/benchmarks.md, tenth pass).
  */
 import { parseArgs } from 'node:util';
 import {
@@ -38,11 +38,14 @@ core.events.subscribe((e) => {
   else if (e.type === 'item_started') counts.started++;
 });
 
-/** Runs the engine's ticks for `ms` of simulated time. */
+/** Runs the engine's ticks for `ms` of simulated time, each at the next wake as the engine's tick finds it. */
 async function simulate(ms: number): Promise<void> {
+  let nextMs = core.nextWakeMs();
   for (const endMs = clock.now + ms; clock.now < endMs; ) {
-    clock.now = Math.max(core.nextWakeMs(), clock.now + 20);
-    await Promise.all(await core.kickDue());
+    clock.now = Math.max(nextMs, clock.now + 20);
+    const wakes = await Promise.all(await core.kickDue());
+    nextMs = core.laterWakeMs;
+    for (const atMs of wakes) nextMs = Math.min(nextMs, atMs);
   }
 }
 

@@ -50,6 +50,8 @@ export class EngineCore {
   readonly events: EngineEvents;
   readonly metrics = new Metrics();
   readonly store: PlayoutLogStore;
+  /** The in-memory log this engine keeps when given no store: it forgets removed channels. */
+  private readonly ownLog: InMemoryPlayoutLogStore | undefined;
   readonly log: Logger = createLogger({ component: 'engine' });
   /** This engine in writer leases: host and pid say who held a lease, the suffix tells restarts apart. */
   readonly instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -88,8 +90,8 @@ export class EngineCore {
     );
     this.events = new EngineEvents(clock);
     // Its own store has no other writer: no leases (soleWriterLog).
-    this.store =
-      config.logStore ?? soleWriterLog(new InMemoryPlayoutLogStore(clock, config.timeshiftRetentionMs));
+    if (!config.logStore) this.ownLog = new InMemoryPlayoutLogStore(clock, config.timeshiftRetentionMs);
+    this.store = config.logStore ?? soleWriterLog(this.ownLog!);
     this.resolve = trackResolver(this.vods, config);
     this.timeshift = new TimeshiftPlaylists({
       config,
@@ -158,6 +160,8 @@ export class EngineCore {
     const runtime = this.channels.get(id);
     if (runtime && this.channels.delete(id)) {
       runtime.removed = true;
+      runtime.playout.tail.close();
+      this.ownLog?.forget(id);
       this.longestTargetS = undefined;
       this.timeshift.forget(id);
       this.events.emit(id, 'channel_removed');

@@ -45,6 +45,20 @@ describe('the in-memory store kept for start-over', () => {
     expect((await store.read('c'))[0]!.seq).toBe(10);
   });
 
+  it("forgets a removed channel's log but its last item, and gives it no share of the budget", async () => {
+    const store = await filled(MEMORY_RETAINED_ITEMS + 500);
+    const channels = (2 * MEMORY_RETAINED_ITEMS_TOTAL) / MEMORY_RETAINED_ITEMS;
+    for (let n = 1; n < channels; n++) await store.append(`other-${n}`, item(0), -1);
+    for (let n = 1; n < channels; n++) store.forget(`other-${n}`);
+    expect(await store.read('other-1')).toEqual([item(0)]);
+    await store.trim('c', MEMORY_RETAINED_ITEMS + 499);
+    expect((await store.read('c')).length).toBe(MEMORY_RETAINED_ITEMS);
+    // Appended to again, a channel takes its share again.
+    expect(await store.append('other-1', item(1), 0)).toBe('appended');
+    store.forget('c');
+    expect(await store.read('c')).toEqual([item(MEMORY_RETAINED_ITEMS + 499)]);
+  });
+
   it('shares its start-over budget among its channels', async () => {
     const store = await filled(MEMORY_RETAINED_ITEMS + 500);
     // As many channels again as leave each a share of half MEMORY_RETAINED_ITEMS.
@@ -82,6 +96,29 @@ describe("an engine's log store", () => {
     }
     expect(channel.playout.tail.lastSeq - appendedBefore).toBeGreaterThan(20);
     expect(reads.mock.calls.length + readLasts.mock.calls.length).toBe(1);
+  });
+
+  it("appends nothing more for a removed channel's run in flight, and forgets its log but the last item", async () => {
+    const world = fakeWorld();
+    let [held, answer]: [boolean, (() => void) | undefined] = [false, undefined];
+    const assets = new ScriptedAssetManager(async () => {
+      // The channel's first items come at once; once held, an ask waits for the test.
+      if (held) await new Promise<void>((resolve) => (answer = resolve));
+      return vodResponse(world.a);
+    });
+    const { core, clock } = makeCore(assets, { fetch: world.origin.fetch });
+    const channel = core.upsertChannel({ id: 'c', name: 'c' });
+    await core.advanceAll();
+    held = true;
+    const last = channel.playout.tail.last!;
+    clock.now = last.startMs + last.durationMs; // the log must be extended now
+    const run = channel.playout.advance();
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    const lastSeq = channel.playout.tail.lastSeq;
+    core.removeChannel('c');
+    answer!();
+    await run;
+    expect((await core.store.read('c')).map((i) => i.seq)).toEqual([lastSeq]);
   });
 
   it('keeps the leases of an in-memory store it is given, which other engines may share', () => {

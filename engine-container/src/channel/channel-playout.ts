@@ -359,6 +359,7 @@ export class ChannelPlayout {
    * "look again" (log long enough, lease free). Answered at once when held (no frame per item asked).
    */
   private mayAsk(): boolean | Promise<boolean> {
+    if (this.tail.closed) return false; // a removed channel's run in flight
     return this.lease.held ? this.lease.confirm() : this.takeLease();
   }
   private async takeLease(): Promise<boolean> {

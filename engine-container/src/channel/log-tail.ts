@@ -33,6 +33,10 @@ export class LogTail {
   /** The last items, decided here during a store outage and not yet in the store (oldest first). */
   pending: PlayoutItem[] = [];
   private readAtMs = Number.NEGATIVE_INFINITY;
+  /** A read of the store has succeeded (a sole writer's view needs no other). */
+  private readOnce = false;
+  /** The channel was removed: a run still in flight asks and appends nothing more (close()). */
+  closed = false;
   private refreshing: Promise<void> | undefined;
   private waiters: Array<() => void> = [];
   /** The header of the last item, made once per last item: asked in every wake and request. */
@@ -70,7 +74,7 @@ export class LogTail {
 
   isStale(ttlMs: number): boolean {
     // Read once, the view of a log no other engine writes is kept current by its own appends.
-    if (this.store.soleWriter && this.readAtMs !== Number.NEGATIVE_INFINITY) return false;
+    if (this.store.soleWriter && this.readOnce) return false;
     return this.clock() - this.readAtMs >= ttlMs;
   }
 
@@ -98,12 +102,14 @@ export class LogTail {
     if (this.pending.length > 0 && (await this.flush()) === 'replaced') return;
     if (this.items.length === 0) {
       this.items = await this.readTail();
+      this.readOnce = true;
       if (this.items.length > 0) this.bump();
       return;
     }
     const fresh = (await this.store.read(this.channelId, this.lastSeq + 1)).filter(
       (i) => i.seq > this.lastSeq,
     );
+    this.readOnce = true;
     if (fresh.length === 0) return;
     if (fresh[0]!.seq !== this.lastSeq + 1) {
       // We fell behind a trim (or the log was replaced): start over from the store's newest items.
@@ -123,7 +129,16 @@ export class LogTail {
     return (await readBack(this.store, this.channelId, newest, horizonMs)).items;
   }
 
+  /**
+   * The channel was removed: its run in flight appends nothing more. A channel added again under its id
+   * has a view of its own, which (of a sole writer's log) is never re-read after its first read.
+   */
+  close(): void {
+    this.closed = true;
+  }
+
   async append(item: PlayoutItem): Promise<'appended' | 'conflict'> {
+    if (this.closed) return 'conflict';
     let result: 'appended' | 'conflict';
     try {
       result = await this.store.append(this.channelId, item, this.lastSeq);

@@ -74,6 +74,8 @@ export function assertFollows(item: PlayoutItem, expectedLastSeq: number): void 
 interface Log {
   items: PlayoutItem[];
   lastSeq: number;
+  /** Its channel was removed (forget): it holds its last item only and has no share of the retention. */
+  forgotten?: boolean;
 }
 
 interface Lease {
@@ -99,6 +101,7 @@ export const MEMORY_RETAINED_ITEMS_TOTAL = 1_000_000;
 export class InMemoryPlayoutLogStore implements LeasingLogStore {
   private readonly logs = new Map<string, Log>();
   private readonly leases = new Map<string, Lease>();
+  private forgottenLogs = 0;
 
   /**
    * `clock` times lease expiry (the engine passes its own, so a test's fake clock expires leases too).
@@ -137,6 +140,10 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
       this.logs.set(channelId, log);
     }
     if (log.lastSeq !== expectedLastSeq) return 'conflict';
+    if (log.forgotten) {
+      log.forgotten = false;
+      this.forgottenLogs--;
+    }
     // Frozen: the same object is shared with every reader in this process, and items never change.
     log.items.push(Object.freeze(item));
     log.lastSeq = item.seq;
@@ -158,7 +165,20 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
 
   /** Each channel's share of MEMORY_RETAINED_ITEMS_TOTAL, at most MEMORY_RETAINED_ITEMS. */
   retainedItemsPerChannel(): number {
-    return Math.min(MEMORY_RETAINED_ITEMS, Math.floor(MEMORY_RETAINED_ITEMS_TOTAL / this.logs.size));
+    const kept = this.logs.size - this.forgottenLogs;
+    return Math.min(MEMORY_RETAINED_ITEMS, Math.floor(MEMORY_RETAINED_ITEMS_TOTAL / Math.max(1, kept)));
+  }
+
+  /**
+   * A removed channel: its log keeps its last item only (added again, the channel goes on from it, as
+   * after a restart) and no longer takes a share of the retention until it is appended to again.
+   */
+  forget(channelId: string): void {
+    const log = this.logs.get(channelId);
+    if (!log || log.forgotten) return;
+    log.items.splice(0, Math.max(0, log.items.length - 1));
+    log.forgotten = true;
+    this.forgottenLogs++;
   }
 
   async acquireLease(channelId: string, owner: string, ttlMs: number): Promise<boolean> {
