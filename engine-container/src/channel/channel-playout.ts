@@ -234,7 +234,8 @@ export class ChannelPlayout {
 
   /** How much log is kept ahead of now (wake.ts). */
   private leadMs(header: ChannelHeader): number {
-    const leaseTtlMs = this.lease.enabled ? this.lease.ttlMs : undefined;
+    // The engine's own log (no leases) keeps the lookahead it had: margin for a stalled process.
+    const leaseTtlMs = this.lease.enabled || this.deps.store.soleWriter ? this.lease.ttlMs : undefined;
     return leadMs(header.targetDurationS, this.deps.config, leaseTtlMs, this.spreadMs);
   }
 
