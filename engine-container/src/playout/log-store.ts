@@ -52,8 +52,8 @@ export const hasLeases = (store: PlayoutLogStore): store is LeasingLogStore =>
 /**
  * The log of `store` without its leases, for a store no other engine writes: the engine's own in-memory
  * one. A lease there would only cost each run of each channel a take, a renewal timer, a re-read of the
- * log and a release, and lengthen its lookahead; and a channel's view of the log, kept current by its
- * own appends, needs no re-reading (channel/log-tail.ts).
+ * log and a release; and a channel's view of the log, kept current by its own appends, needs no
+ * re-reading (channel/log-tail.ts). Its lookahead stays as with leases (ChannelPlayout.leadMs).
  */
 export function soleWriterLog(store: PlayoutLogStore): PlayoutLogStore {
   return {
