@@ -5,7 +5,7 @@
  * `npm test` runs both (after lint and typecheck).
  */
 import { configDefaults, defineConfig } from 'vitest/config';
-import LongestFirstSequencer from './test/support/run/longest-first-sequencer.ts';
+import RealTimeSequencer from './test/support/run/real-time-sequencer.ts';
 
 const integration = ['test/**/*.int.test.ts'];
 
@@ -13,15 +13,18 @@ export default defineConfig({
   test: {
     pool: 'forks',
     fileParallelism: true,
-    // Six on two cores: the longest integration suites wait in real time (players, live sources, an
-    // outage) far more than they compute. A whole run is 650-700 s of CPU, which four workers spread
-    // over ten minutes with the cores about half idle.
+    // Six on two cores: at most three are real-time suites (players, live sources, an outage: each waits
+    // far more than it computes, about a third of a core) and the others compute
+    // (test/support/run/real-time-slots.ts). Six real-time suites at once starved them on a 2-core
+    // machine busy for the whole run.
     maxWorkers: 6,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // The default output, then the ten slowest files: where the next second of `npm test` is.
     reporters: ['default', './test/support/run/slowest-files-reporter.ts'],
-    // The suites that run for minutes in real time start first (test/support/run/longest-first-sequencer.ts).
-    sequence: { sequencer: LongestFirstSequencer },
+    // The real-time suites a few at a time, spread among the rest (test/support/run/real-time-sequencer.ts).
+    sequence: { sequencer: RealTimeSequencer },
+    // A real-time suite waits for a slot before it starts its system.
+    setupFiles: ['test/support/run/real-time-setup.ts'],
     projects: [
       {
         extends: true,

@@ -1,17 +1,56 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { longestFirst } from '../support/run/longest-first-sequencer';
+import { listedFirst, realTimeOrder } from '../support/run/real-time-sequencer';
+import { LONG_COMPUTING_SUITES, REAL_TIME_SUITES } from '../support/run/real-time-suites';
 import { formatSlowest, slowestFiles } from '../support/run/slowest-files-reporter';
 
 describe('the order files start in', () => {
-  it('puts the listed long files first, in the list’s order, and keeps the order of the rest', () => {
+  it('puts the listed files first, in the list’s order, and keeps the order of the rest', () => {
     const files = ['a.test.ts', 'long-2.test.ts', 'b.test.ts', 'long-1.test.ts', 'c.test.ts'];
-    expect(longestFirst(files, (f) => f, ['long-1.test.ts', 'long-2.test.ts', 'absent.test.ts'])).toEqual([
+    expect(listedFirst(files, (f) => f, ['long-1.test.ts', 'long-2.test.ts', 'absent.test.ts'])).toEqual([
       'long-1.test.ts',
       'long-2.test.ts',
       'a.test.ts',
       'b.test.ts',
       'c.test.ts',
     ]);
+  });
+
+  it('starts as many real-time suites as there are slots, then spreads the rest evenly among the others', () => {
+    const files = ['a', 'rt3', 'b', 'c', 'rt1', 'd', 'long', 'rt4', 'e', 'rt2', 'f', 'g'];
+    const order = realTimeOrder(files, (f) => f, {
+      realTime: ['rt1', 'rt2', 'rt3', 'rt4'],
+      longComputing: ['long'],
+      slots: 2,
+    });
+    expect(order).toEqual(['rt1', 'rt2', 'long', 'a', 'rt3', 'b', 'c', 'd', 'rt4', 'e', 'f', 'g']);
+  });
+
+  it('puts the others after the real-time suites when they are too few to space them', () => {
+    const files = ['rt1', 'a', 'rt2', 'rt3'];
+    const order = realTimeOrder(files, (f) => f, {
+      realTime: ['rt1', 'rt2', 'rt3'],
+      longComputing: [],
+      slots: 1,
+    });
+    expect(order).toEqual(['rt1', 'rt2', 'rt3', 'a']);
+  });
+});
+
+describe('the real-time suites', () => {
+  const integrationFiles = (readdirSync('test', { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.int.test.ts'))
+    .map((f) => `test/${f}`);
+
+  it('are listed by paths that exist, as are the long computing ones', () => {
+    expect([...REAL_TIME_SUITES, ...LONG_COMPUTING_SUITES].filter((f) => !existsSync(f))).toEqual([]);
+  });
+
+  it('include every suite that plays in a browser or sends a live source', () => {
+    const plays = integrationFiles.filter((f) =>
+      /from '\.\.\/support\/(browser|live-source)'/.test(readFileSync(f, 'utf8')),
+    );
+    expect(plays.filter((f) => !REAL_TIME_SUITES.includes(f))).toEqual([]);
   });
 });
 

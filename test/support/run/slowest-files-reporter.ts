@@ -1,6 +1,7 @@
 /**
  * Prints the slowest test files at the end of every run, so the next lever on `npm test`'s time is in
- * plain sight. A file's time is what its worker spent on it: importing it, its hooks and its tests.
+ * plain sight. A file's time is what its worker spent on it: importing it, its hooks and its tests, less
+ * a real-time suite's wait for its slot (real-time-setup.ts).
  * Registered in vitest.config.ts beside the default reporter.
  */
 import { relative } from 'node:path';
@@ -30,7 +31,13 @@ function fileTime(module: TestModule, root: string): FileTime {
   const d = module.diagnostic();
   return {
     file: relative(root, module.moduleId),
-    ms: d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration,
+    ms:
+      d.environmentSetupDuration +
+      d.prepareDuration +
+      d.collectDuration +
+      d.setupDuration +
+      d.duration -
+      (module.meta().slotWaitMs ?? 0),
   };
 }
 

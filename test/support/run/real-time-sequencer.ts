@@ -1,0 +1,69 @@
+/**
+ * The order files start in. The real-time suites (real-time-suites.ts) run a few at once, each holding
+ * a slot (real-time-slots.ts), so:
+ * - as many as there are slots start first, longest first, so none is left alone at the end;
+ * - the rest of them are spread evenly among the other files, longest first too: a worker that reaches
+ *   one waits for a slot while the others go on with what computes, and a slot is never left idle
+ *   for want of a worker that has reached a real-time suite;
+ * - the other files start with those that compute for a minute or more, then keep vitest's order
+ *   (durations it cached on an earlier run, file size on a clean clone).
+ */
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { realTimeSlotCount } from './real-time-slots';
+import { LONG_COMPUTING_SUITES, REAL_TIME_SUITES } from './real-time-suites';
+
+/** Files in `order` first, in its order; the rest after, in the order given (a stable sort). */
+export function listedFirst<T>(
+  files: readonly T[],
+  name: (file: T) => string,
+  order: readonly string[],
+): T[] {
+  const rank = (file: T) => {
+    const at = order.indexOf(name(file));
+    return at === -1 ? order.length : at;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b));
+}
+
+export interface RunOrder {
+  realTime: readonly string[];
+  longComputing: readonly string[];
+  slots: number;
+}
+
+/** The order above: `slots` real-time files, then the rest of them spread evenly among the others. */
+export function realTimeOrder<T>(files: readonly T[], name: (file: T) => string, order: RunOrder): T[] {
+  const realTime = listedFirst(
+    files.filter((f) => order.realTime.includes(name(f))),
+    name,
+    order.realTime,
+  );
+  const others = listedFirst(
+    files.filter((f) => !order.realTime.includes(name(f))),
+    name,
+    order.longComputing,
+  );
+  const waiting = realTime.slice(order.slots);
+  // Waiting file i goes after the others up to (i + 1) / (waiting + 1) of them: even gaps, the last gap
+  // after the last real-time file.
+  const at = (i: number) => Math.floor(((i + 1) * others.length) / (waiting.length + 1));
+  const out = realTime.slice(0, order.slots);
+  let next = 0;
+  waiting.forEach((file, i) => {
+    out.push(...others.slice(next, at(i)), file);
+    next = at(i);
+  });
+  return [...out, ...others.slice(next)];
+}
+
+export default class RealTimeSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    return realTimeOrder(await super.sort(files), (f) => relative(root, f.moduleId), {
+      realTime: REAL_TIME_SUITES,
+      longComputing: LONG_COMPUTING_SUITES,
+      slots: realTimeSlotCount(),
+    });
+  }
+}

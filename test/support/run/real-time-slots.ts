@@ -1,0 +1,73 @@
+/**
+ * At most a few real-time suites at once, across the run's worker processes. A real-time suite plays
+ * or waits on the wall clock (hls.js in Chromium, an ffmpeg live source, an outage) and asserts on what
+ * it saw in time; each keeps about a third of a core busy. Six at once on two cores starved them (late
+ * switches, stalls, timed-out reloads) while the machine was 100 % busy for the whole run; three at
+ * once, beside three files that compute, passed.
+ *
+ * A slot is a file `slot-<n>.pid` in the run's folder, created with O_EXCL (one creator wins) and
+ * holding its holder's pid, so a slot whose holder died without releasing it is taken back.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitFor } from '../../../core/wait-for';
+
+/** The most real-time suites at once: `ONAIR_TEST_REAL_TIME_SLOTS` (1–16), 3 by default. */
+export function realTimeSlotCount(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.ONAIR_TEST_REAL_TIME_SLOTS;
+  if (raw === undefined || raw === '') return 3;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 16)
+    throw new Error(`ONAIR_TEST_REAL_TIME_SLOTS must be a whole number from 1 to 16, got "${raw}"`);
+  return n;
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: alive, owned by another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Takes the slot in `file` for `pid` if it is free or its holder is gone; true when taken. */
+function tryTake(file: string, pid: number): boolean {
+  try {
+    writeFileSync(file, String(pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  let holder: string;
+  try {
+    holder = readFileSync(file, 'utf8');
+  } catch {
+    return false; // released meanwhile: the next probe takes it
+  }
+  // Empty: its creator has not written its pid yet, so it is alive.
+  if (holder === '' || alive(Number(holder))) return false;
+  rmSync(file, { force: true });
+  return tryTake(file, pid);
+}
+
+export interface SlotOptions {
+  folder: string;
+  count: number;
+  /** Give up after this long: a hang elsewhere, not a queue. */
+  timeoutMs: number;
+  pid?: number;
+}
+
+/** Waits for a free slot and takes it; the function returned gives it back. */
+export async function takeSlot(options: SlotOptions): Promise<() => void> {
+  const pid = options.pid ?? process.pid;
+  const files = Array.from({ length: options.count }, (_, n) => join(options.folder, `slot-${n}.pid`));
+  const taken = await waitFor(
+    () => files.find((file) => tryTake(file, pid)),
+    (file) => file !== undefined,
+    { timeoutMs: options.timeoutMs, intervalMs: 250, what: `one of ${options.count} real-time slots` },
+  );
+  return () => rmSync(taken!, { force: true });
+}

@@ -1,0 +1,53 @@
+/**
+ * The suites that play or wait on the wall clock and assert on what they saw in time: hls.js in
+ * Chromium, ffmpeg playing or sending live, an outage and its recovery. A loaded machine makes them fail
+ * (a late switch, a stall), where it only makes the others slower. So they run at most a few at once
+ * (real-time-slots.ts, real-time-setup.ts).
+ *
+ * Longest first, by their seconds in a full run (the slowest-files report, 2026-11-27 19:03 UTC).
+ */
+export const REAL_TIME_SUITES: readonly string[] = [
+  'test/engine-media/real-content.int.test.ts',
+  'test/reliability/engine-store-loss-dynamodb.int.test.ts',
+  'test/e2e/schedule-media.int.test.ts',
+  'test/e2e/live-mixing.int.test.ts',
+  'test/reliability/engine-store-loss-redis.int.test.ts',
+  'test/e2e/console-schedule.int.test.ts',
+  'test/e2e/schedule-ad-breaks.int.test.ts',
+  'test/e2e/live-sources.int.test.ts',
+  'test/e2e/console-asrun.int.test.ts',
+  'test/e2e/console-player.int.test.ts',
+  'test/engine-ha/failover-redis.int.test.ts',
+  'test/engine-ha/failover-dynamodb.int.test.ts',
+  'test/e2e/live-renditions.int.test.ts',
+  'test/e2e/browser-playback.int.test.ts',
+  'test/asrun/asrun-playback.int.test.ts',
+  'test/engine-media/latency.int.test.ts',
+  'test/e2e/slate-seam.int.test.ts',
+  'test/e2e/console.int.test.ts',
+  'test/e2e/engine-ha.int.test.ts',
+  'test/e2e/channel-playback.int.test.ts',
+  'test/e2e/interstitial-playback.int.test.ts',
+  'test/engine-host/polling-cost.int.test.ts',
+  'test/timeshift/catch-up-playback.int.test.ts',
+  'test/reliability/autoabr-store-outage.int.test.ts',
+  'test/reliability/store-outage.int.test.ts',
+  'test/timeshift/start-over-playback.int.test.ts',
+  'test/engine/real-media.int.test.ts',
+  'test/support-selftest/hls-client.int.test.ts',
+];
+
+/**
+ * The files that compute for a minute or more (a synthesized stack, VMAF jobs, image runs): they start
+ * first among the rest, so none is left alone at the end. Longest first, as above.
+ */
+export const LONG_COMPUTING_SUITES: readonly string[] = [
+  'test/autoabr/e2e.int.test.ts',
+  'test/cdk/deployment-doors.int.test.ts',
+  'test/cdk/stack.int.test.ts',
+  'test/cdk/console.int.test.ts',
+  'test/images/images.int.test.ts',
+  'test/local/ownership.int.test.ts',
+];
+
+export const isRealTimeSuite = (file: string): boolean => REAL_TIME_SUITES.includes(file);
