@@ -46,6 +46,14 @@ describe('real-time slots', () => {
     expect(readFileSync(join(dir, 'slot-0.pid'), 'utf8')).toBe(String(process.pid));
   });
 
+  it('gives back nothing once its slot was taken back by the next holder', async () => {
+    const dir = folder();
+    const giveBackLate = await takeSlot({ folder: dir, count: 1, timeoutMs: 1_000, pid: await deadPid() });
+    await takeSlot({ folder: dir, count: 1, timeoutMs: 1_000 });
+    giveBackLate();
+    expect(readFileSync(join(dir, 'slot-0.pid'), 'utf8')).toBe(String(process.pid));
+  });
+
   it('is three by default, and a count out of 1–16 is refused', () => {
     expect(realTimeSlotCount({})).toBe(3);
     expect(realTimeSlotCount({ ONAIR_TEST_REAL_TIME_SLOTS: '2' })).toBe(2);

@@ -16,24 +16,41 @@ describe('the order files start in', () => {
     ]);
   });
 
-  it('starts as many real-time suites as there are slots, then spreads the rest evenly among the others', () => {
-    const files = ['a', 'rt3', 'b', 'c', 'rt1', 'd', 'long', 'rt4', 'e', 'rt2', 'f', 'g'];
+  it('starts as many real-time suites as there are slots, then spreads the rest evenly among the other integration files, and the unit files last', () => {
+    const files = ['a', 'rt3', 'b', 'u1', 'c', 'rt1', 'd', 'long', 'rt4', 'e', 'u2', 'rt2', 'f', 'g'].map(
+      (f) => (f.startsWith('u') ? `${f}.test.ts` : `${f}.int.test.ts`),
+    );
     const order = realTimeOrder(files, (f) => f, {
-      realTime: ['rt1', 'rt2', 'rt3', 'rt4'],
-      longComputing: ['long'],
+      realTime: ['rt1', 'rt2', 'rt3', 'rt4'].map((f) => `${f}.int.test.ts`),
+      longComputing: ['long.int.test.ts'],
       slots: 2,
     });
-    expect(order).toEqual(['rt1', 'rt2', 'long', 'a', 'rt3', 'b', 'c', 'd', 'rt4', 'e', 'f', 'g']);
+    expect(order.map((f) => f.split('.')[0])).toEqual([
+      'rt1',
+      'rt2',
+      'long',
+      'a',
+      'rt3',
+      'b',
+      'c',
+      'd',
+      'rt4',
+      'e',
+      'f',
+      'g',
+      'u1',
+      'u2',
+    ]);
   });
 
   it('puts the others after the real-time suites when they are too few to space them', () => {
-    const files = ['rt1', 'a', 'rt2', 'rt3'];
+    const files = ['rt1.int.test.ts', 'a.int.test.ts', 'rt2.int.test.ts', 'rt3.int.test.ts'];
     const order = realTimeOrder(files, (f) => f, {
-      realTime: ['rt1', 'rt2', 'rt3'],
+      realTime: ['rt1.int.test.ts', 'rt2.int.test.ts', 'rt3.int.test.ts'],
       longComputing: [],
       slots: 1,
     });
-    expect(order).toEqual(['rt1', 'rt2', 'rt3', 'a']);
+    expect(order).toEqual(['rt1.int.test.ts', 'rt2.int.test.ts', 'rt3.int.test.ts', 'a.int.test.ts']);
   });
 });
 

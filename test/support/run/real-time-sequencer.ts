@@ -2,16 +2,19 @@
  * The order files start in. The real-time suites (real-time-suites.ts) run a few at once, each holding
  * a slot (real-time-slots.ts), so:
  * - as many as there are slots start first, longest first, so none is left alone at the end;
- * - the rest of them are spread evenly among the other files, longest first too: a worker that reaches
- *   one waits for a slot while the others go on with what computes, and a slot is never left idle
- *   for want of a worker that has reached a real-time suite;
- * - the other files start with those that compute for a minute or more, then keep vitest's order
- *   (durations it cached on an earlier run, file size on a clean clone).
+ * - the rest of them are spread evenly among the other integration files, longest first too: a worker
+ *   that reaches one waits for a slot while the others go on with what computes, and a slot is never
+ *   left idle for want of a worker that has reached a real-time suite;
+ * - the other integration files start with those that compute for a minute or more, then keep vitest's
+ *   order (durations it cached on an earlier run, file size on a clean clone);
+ * - the unit files, seconds each, come last: among them a waiting real-time suite would find every
+ *   other worker done with them and waiting too.
  */
+// With extensions, as vitest.config.ts imports this file: Vite's native config loader resolves no other.
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { realTimeSlotCount } from './real-time-slots';
-import { LONG_COMPUTING_SUITES, REAL_TIME_SUITES } from './real-time-suites';
+import { realTimeSlotCount } from './real-time-slots.ts';
+import { LONG_COMPUTING_SUITES, REAL_TIME_SUITES } from './real-time-suites.ts';
 
 /** Files in `order` first, in its order; the rest after, in the order given (a stable sort). */
 export function listedFirst<T>(
@@ -32,29 +35,33 @@ export interface RunOrder {
   slots: number;
 }
 
-/** The order above: `slots` real-time files, then the rest of them spread evenly among the others. */
+const isIntegration = (file: string) => file.endsWith('.int.test.ts');
+
+/** The order above: `slots` real-time files, the rest of them spread evenly, then the unit files. */
 export function realTimeOrder<T>(files: readonly T[], name: (file: T) => string, order: RunOrder): T[] {
   const realTime = listedFirst(
     files.filter((f) => order.realTime.includes(name(f))),
     name,
     order.realTime,
   );
-  const others = listedFirst(
-    files.filter((f) => !order.realTime.includes(name(f))),
+  const others = files.filter((f) => !order.realTime.includes(name(f)));
+  const computing = listedFirst(
+    others.filter((f) => isIntegration(name(f))),
     name,
     order.longComputing,
   );
+  const unit = others.filter((f) => !isIntegration(name(f)));
   const waiting = realTime.slice(order.slots);
-  // Waiting file i goes after the others up to (i + 1) / (waiting + 1) of them: even gaps, the last gap
-  // after the last real-time file.
-  const at = (i: number) => Math.floor(((i + 1) * others.length) / (waiting.length + 1));
+  // Waiting file i goes after the computing files up to (i + 1) / (waiting + 1) of them: even gaps, the
+  // last gap after the last real-time file.
+  const at = (i: number) => Math.floor(((i + 1) * computing.length) / (waiting.length + 1));
   const out = realTime.slice(0, order.slots);
   let next = 0;
   waiting.forEach((file, i) => {
-    out.push(...others.slice(next, at(i)), file);
+    out.push(...computing.slice(next, at(i)), file);
     next = at(i);
   });
-  return [...out, ...others.slice(next)];
+  return [...out, ...computing.slice(next), ...unit];
 }
 
 export default class RealTimeSequencer extends BaseSequencer {

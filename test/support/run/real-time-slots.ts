@@ -5,12 +5,12 @@
  * switches, stalls, timed-out reloads) while the machine was 100 % busy for the whole run; three at
  * once, beside three files that compute, passed.
  *
- * A slot is a file `slot-<n>.pid` in the run's folder, created with O_EXCL (one creator wins) and
- * holding its holder's pid, so a slot whose holder died without releasing it is taken back.
+ * A slot is a file `slot-<n>.pid` in the run's folder holding its holder's pid, linked into place (one
+ * taker wins), so a slot whose holder died without giving it back is taken back.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '../../../core/wait-for';
+import { waitFor } from '../../../core/wait-for.ts';
 
 /** The most real-time suites at once: `ONAIR_TEST_REAL_TIME_SLOTS` (1–16), 3 by default. */
 export function realTimeSlotCount(env: NodeJS.ProcessEnv = process.env): number {
@@ -32,24 +32,44 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** Takes the slot in `file` for `pid` if it is free or its holder is gone; true when taken. */
-function tryTake(file: string, pid: number): boolean {
+const holderOf = (file: string): number | undefined => {
   try {
-    writeFileSync(file, String(pid), { flag: 'wx' });
+    return Number(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined; // released meanwhile
+  }
+};
+
+/**
+ * Takes the slot in `file` for `pid` if it is free or its holder is gone; true when taken. The slot
+ * file is made whole beside it and linked into place, so it always names its holder; a dead holder's
+ * file is removed under a lock (`<file>.reap`), so two waiters cannot both take it back.
+ */
+function tryTake(file: string, pid: number): boolean {
+  const own = `${file}.${pid}`;
+  writeFileSync(own, String(pid));
+  try {
+    linkSync(own, file);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(own, { force: true });
   }
-  let holder: string;
+  const holder = holderOf(file);
+  if (holder === undefined || alive(holder)) return false;
   try {
-    holder = readFileSync(file, 'utf8');
+    mkdirSync(`${file}.reap`);
   } catch {
-    return false; // released meanwhile: the next probe takes it
+    return false; // another waiter is taking it back
   }
-  // Empty: its creator has not written its pid yet, so it is alive.
-  if (holder === '' || alive(Number(holder))) return false;
-  rmSync(file, { force: true });
-  return tryTake(file, pid);
+  try {
+    const again = holderOf(file);
+    if (again !== undefined && !alive(again)) rmSync(file, { force: true });
+  } finally {
+    rmSync(`${file}.reap`, { recursive: true, force: true });
+  }
+  return false; // free now: the next probe takes it
 }
 
 export interface SlotOptions {
@@ -60,7 +80,11 @@ export interface SlotOptions {
   pid?: number;
 }
 
-/** Waits for a free slot and takes it; the function returned gives it back. */
+/**
+ * Waits for a free slot and takes it; the function returned gives it back (only while it is still
+ * this holder's). A holder that ends without giving it back (its worker killed after a failed hook)
+ * leaves a dead pid, which the next waiter takes back.
+ */
 export async function takeSlot(options: SlotOptions): Promise<() => void> {
   const pid = options.pid ?? process.pid;
   const files = Array.from({ length: options.count }, (_, n) => join(options.folder, `slot-${n}.pid`));
@@ -69,5 +93,7 @@ export async function takeSlot(options: SlotOptions): Promise<() => void> {
     (file) => file !== undefined,
     { timeoutMs: options.timeoutMs, intervalMs: 250, what: `one of ${options.count} real-time slots` },
   );
-  return () => rmSync(taken!, { force: true });
+  return () => {
+    if (holderOf(taken!) === pid) rmSync(taken!, { force: true });
+  };
 }

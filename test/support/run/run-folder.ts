@@ -1,7 +1,8 @@
 /**
  * A folder for the whole run (vitest globalSetup, vitest.config.ts), removed when the run ends: where
  * one file leaves what another would otherwise build again (the synthesized stack, test/cdk/synth.ts).
- * Only what is a pure function of the checkout goes here, so sharing it changes no test's outcome.
+ * Only what is a pure function of the checkout goes here, so sharing it changes no test's outcome; and
+ * the real-time slots (real-time-slots.ts), which change only when a file starts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
