@@ -6,6 +6,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from '../core/process/is-alive';
 import { waitFor } from '../core/wait-for';
 
 export interface Owner {
@@ -19,15 +20,6 @@ export class DataDirInUseError extends Error {
 }
 
 const fileIn = (dataDir: string) => join(dataDir, 'owner.json');
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** True when `pid` is a DynamoDB Local JVM (pids are reused: never kill on a pid alone). */
 function isDynamoDbLocal(pid: number): boolean {

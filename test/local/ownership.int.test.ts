@@ -8,9 +8,10 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../../core/process/is-alive';
 import { waitFor } from '../../core/wait-for';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
-import { isAlive, readOwner } from '../../local/owner-file';
+import { readOwner } from '../../local/owner-file';
 
 const root = join(import.meta.dirname, '..', '..');
 const started: ChildProcess[] = [];

@@ -10,6 +10,7 @@
  */
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from '../../../core/process/is-alive.ts';
 import { waitFor } from '../../../core/wait-for.ts';
 
 /** The most real-time suites at once: `ONAIR_TEST_REAL_TIME_SLOTS` (1–16), 3 by default. */
@@ -21,16 +22,6 @@ export function realTimeSlotCount(env: NodeJS.ProcessEnv = process.env): number 
     throw new Error(`ONAIR_TEST_REAL_TIME_SLOTS must be a whole number from 1 to 16, got "${raw}"`);
   return n;
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: alive, owned by another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 const holderOf = (file: string): number | undefined => {
   try {
@@ -57,7 +48,7 @@ function tryTake(file: string, pid: number): boolean {
     rmSync(own, { force: true });
   }
   const holder = holderOf(file);
-  if (holder === undefined || alive(holder)) return false;
+  if (holder === undefined || isAlive(holder)) return false;
   try {
     mkdirSync(`${file}.reap`);
   } catch {
@@ -65,7 +56,7 @@ function tryTake(file: string, pid: number): boolean {
   }
   try {
     const again = holderOf(file);
-    if (again !== undefined && !alive(again)) rmSync(file, { force: true });
+    if (again !== undefined && !isAlive(again)) rmSync(file, { force: true });
   } finally {
     rmSync(`${file}.reap`, { recursive: true, force: true });
   }
