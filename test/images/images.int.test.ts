@@ -34,8 +34,15 @@ const ISOLATED = '--network=none';
 const inWorker = (script: string) =>
   podman(['run', '--rm', ISOLATED, '--entrypoint', 'sh', WORKER_IMAGE, '-c', script]);
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+/**
+ * A guard against a hang, not a speed limit: every command starts a container, and under a full test run
+ * on two cores the scoring test, alone 5 s, has taken over 60 s.
+ */
+const CONTAINER_TEST_MS = 180_000;
 
-describe(titled('the base image (the stand-in, or the real one)', baseSkip), () => {
+describe(titled('the base image (the stand-in, or the real one)', baseSkip), {
+  timeout: CONTAINER_TEST_MS,
+}, () => {
   it.skipIf(baseSkip)('has Node 22, npm and npx, and the node user (uid and gid 1000)', async () => {
     const run = (script: string) => podman(['run', '--rm', ISOLATED, BASE_IMAGE, 'sh', '-c', script]);
     expect(await run('node --version')).toMatch(/^v22\./);
@@ -44,7 +51,7 @@ describe(titled('the base image (the stand-in, or the real one)', baseSkip), () 
   });
 });
 
-describe(titled('the engine image', engineSkip), () => {
+describe(titled('the engine image', engineSkip), { timeout: CONTAINER_TEST_MS }, () => {
   const name = `onair-images-test-${process.pid}`;
   afterAll(async () => {
     if (!engineSkip) await podman(['rm', '--force', '--time', '0', '--ignore', name]);
@@ -76,7 +83,7 @@ describe(titled('the engine image', engineSkip), () => {
   });
 });
 
-describe(titled('the AutoABR worker image', workerSkip), () => {
+describe(titled('the AutoABR worker image', workerSkip), { timeout: CONTAINER_TEST_MS }, () => {
   it.skipIf(workerSkip)('runs Node 22', async () => {
     expect(await inWorker('node --version')).toMatch(/^v22\./);
   });
