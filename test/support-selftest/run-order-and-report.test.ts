@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { listedFirst, realTimeOrder } from '../support/run/real-time-sequencer';
 import { LONG_COMPUTING_SUITES, REAL_TIME_SUITES } from '../support/run/real-time-suites';
-import { formatSlowest, slowestFiles } from '../support/run/slowest-files-reporter';
+import { formatRealTimeFloor, formatSlowest, slowestFiles } from '../support/run/slowest-files-reporter';
 
 describe('the order files start in', () => {
   it('puts the listed files first, in the list’s order, and keeps the order of the rest', () => {
@@ -83,5 +83,17 @@ describe('the slowest-files report', () => {
       '  95.4 s  slow.int.test.ts',
       '   8.1 s  middle.test.ts',
     ]);
+  });
+
+  it('ends with the real-time suites’ own time and the shortest run their slots allow', () => {
+    const times = [
+      { file: 'plays.int.test.ts', ms: 200_000 },
+      { file: 'computes.int.test.ts', ms: 90_000 },
+      { file: 'outage.int.test.ts', ms: 100_400 },
+    ];
+    expect(formatRealTimeFloor(times, (f) => f !== 'computes.int.test.ts', 3)).toBe(
+      'Real-time suites: 2 files, 300 s of their own, at most 3 at once: the run takes at least 100 s.',
+    );
+    expect(formatRealTimeFloor(times, () => false, 3)).toBeUndefined();
   });
 });

@@ -1,11 +1,14 @@
 /**
  * Prints the slowest test files at the end of every run, so the next lever on `npm test`'s time is in
  * plain sight. A file's time is what its worker spent on it: importing it, its hooks and its tests, less
- * a real-time suite's wait for its slot (real-time-setup.ts).
+ * a real-time suite's wait for its slot (real-time-setup.ts). Then the real-time suites' own time over
+ * their slots: no run can be shorter than that, however many cores it has.
  * Registered in vitest.config.ts beside the default reporter.
  */
 import { relative } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { realTimeSlotCount } from './real-time-slots.ts';
+import { isRealTimeSuite } from './real-time-suites.ts';
 
 export interface FileTime {
   file: string;
@@ -25,6 +28,21 @@ export function formatSlowest(slowest: readonly FileTime[]): string[] {
     `Slowest ${slowest.length} test files (seconds in their worker):`,
     ...slowest.map((t, i) => `  ${seconds[i]!.padStart(width)} s  ${t.file}`),
   ];
+}
+
+/** The real-time suites' own time, and the shortest run they allow a few at a time (`slots`); none, nothing. */
+export function formatRealTimeFloor(
+  times: readonly FileTime[],
+  isRealTime: (file: string) => boolean,
+  slots: number,
+): string | undefined {
+  const real = times.filter((t) => isRealTime(t.file));
+  if (real.length === 0) return undefined;
+  const seconds = real.reduce((sum, t) => sum + t.ms, 0) / 1000;
+  return (
+    `Real-time suites: ${real.length} file${real.length === 1 ? '' : 's'}, ${seconds.toFixed(0)} s of their own, at most ${slots} at once: ` +
+    `the run takes at least ${(seconds / slots).toFixed(0)} s.`
+  );
 }
 
 function fileTime(module: TestModule, root: string): FileTime {
@@ -52,6 +70,8 @@ export default class SlowestFilesReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     if (testModules.length === 0) return;
     const times = testModules.map((m) => fileTime(m, this.root));
-    process.stdout.write(`\n${formatSlowest(slowestFiles(times, this.count)).join('\n')}\n`);
+    const floor = formatRealTimeFloor(times, isRealTimeSuite, realTimeSlotCount());
+    const lines = [...formatSlowest(slowestFiles(times, this.count)), ...(floor ? [floor] : [])];
+    process.stdout.write(`\n${lines.join('\n')}\n`);
   }
 }
