@@ -37,7 +37,7 @@ let bucket: string;
 beforeAll(async () => {
   cloud = await startCloud({
     AUTOABR_MAX_ATTEMPTS: '2',
-    // The heartbeat timeout and the lease stay at their defaults (60 s): a killed worker's attempt ends
+    // The heartbeat timeout (60 s) and the lease (120 s) stay at their defaults: a killed worker's attempt ends
     // when its process exits, and a worker started on a loaded machine has taken over 15 s to its first
     // heartbeat (a sweep then took its job for silent and ran it a second time).
     AUTOABR_HEARTBEAT_MS: '500',

@@ -93,7 +93,8 @@ async function asRunWithBreak(id: string, delivery: string) {
       const [previous, before] = [entries[k - 2], entries[k - 1]];
       return (
         e.adBreak?.delivery === delivery &&
-        before?.endMs === e.startMs &&
+        before?.kind === 'vod' &&
+        before.endMs === e.startMs &&
         previous?.kind === 'vod' &&
         previous.id !== before.id &&
         previous.endMs === before.startMs

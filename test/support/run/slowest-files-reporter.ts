@@ -2,7 +2,7 @@
  * Prints the slowest test files at the end of every run, so the next lever on `npm test`'s time is in
  * plain sight. A file's time is what its worker spent on it: importing it, its hooks and its tests, less
  * a real-time suite's wait for its slot (real-time-setup.ts). Then the real-time suites' own time over
- * their slots: no run can be shorter than that, however many cores it has.
+ * their slots: with suites that take as long as they did, no run with that many slots is shorter.
  * Registered in vitest.config.ts beside the default reporter.
  */
 import { relative } from 'node:path';
