@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { isAlive } from '../../core/process/is-alive';
 import { waitFor } from '../../core/wait-for';
 import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
 import type { Dispatcher } from '../../functions/autoabr/dispatcher/dispatch-loop';
@@ -49,15 +50,6 @@ afterAll(async () => {
   await cloud?.stop();
 });
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 it('stops the worker of a cancelled running job, which writes nothing more', async () => {
   const res = await fetch(`${api.url}/autoabr`, {
     method: 'POST',
@@ -90,8 +82,8 @@ it('stops the worker of a cancelled running job, which writes nothing more', asy
   expect(answer).toMatchObject({ status: 'INACTIVE', phase: 'FAILED', error: 'cancelled' });
 
   await waitFor(
-    async () => alive(pid),
-    (isAlive) => !isAlive,
+    async () => isAlive(pid),
+    (alive) => !alive,
     { timeoutMs: 60_000, what: 'the worker process to exit', intervalMs: 100 },
   );
   const after = await jobs.get(id);

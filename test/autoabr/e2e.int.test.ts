@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../../core/process/is-alive';
 import { waitFor } from '../../core/wait-for';
 import { createAutoabrRoutes } from '../../functions/autoabr/api/routes';
 import { defaultModelDir } from '../../functions/autoabr/config/default-paths';
@@ -172,16 +173,8 @@ describe('a measurement job', () => {
   });
 
   it('lets its worker process exit once the job is recorded', async () => {
-    const alive = () => {
-      try {
-        process.kill(workerPid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     expect(workerPid).toBeGreaterThan(0);
-    await until('the worker to exit', async () => (alive() ? undefined : true), 30_000);
+    await until('the worker to exit', async () => (isAlive(workerPid) ? undefined : true), 30_000);
   });
 
   it('is no longer listed among the active workers', async () => {
