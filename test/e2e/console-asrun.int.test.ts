@@ -1,13 +1,13 @@
 /**
  * The channel page's as-run log, start-over and source change (issues 21 and 23), walked in headless
  * Chromium on the whole local system: the as-run table lists what the API says aired on a new Loop
- * channel with a preroll (and the CSV it downloads has those rows); start-over from a minute ago plays
+ * channel with a preroll (and the CSV it downloads has those rows); start-over from half a minute ago plays
  * in the page's player an EVENT playlist whose first fragment aired at the moment asked, and "Back to
  * live" returns to the live playlist; a source changed from the page to a URL that answers 404 is
  * saved with the API's warning on that field, and a malformed one is refused with the field marked; a
  * schedule channel's as-run table lists what the schedule API says it aired; the create form makes a
  * channel with an interstitial preroll and shows the warning for its 404 source.
- * The channel airs for about 75 s before the browser opens, so the browser's own time stays short
+ * The channel airs for about 45 s before the browser opens, so the browser's own time stays short
  * (printed). Screenshots go to test-output/console-asrun/ (gitignored).
  */
 import { readFileSync } from 'node:fs';
@@ -27,8 +27,9 @@ import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './co
 const CHANNEL = 'asrun-news';
 /** A schedule channel with one VOD entry: its as-run log is read from the schedule API. */
 const STUDIO = 'asrun-studio';
-/** Start-over asks for a minute ago: the channel must have aired since before then. */
-const AIRED_BEFORE_BROWSER_MS = 75_000;
+/** Start-over asks for half a minute ago (the field takes fractions): the channel must have aired since before then. */
+const START_OVER_MINUTES = 0.5;
+const AIRED_BEFORE_BROWSER_MS = START_OVER_MINUTES * 60_000 + 15_000;
 /**
  * A fragment holds the asked moment: its PDT is at most one segment before it, 2 s or, for a TS item's
  * first segment, 2 s and the audio's lead the engine lists with it (21 ms here, at most 100 ms:
@@ -104,7 +105,7 @@ beforeAll(async () => {
       news.length >= 3 &&
       studio.some((e) => e.title === 'Studio VOD') &&
       Date.now() - onAirAt >= AIRED_BEFORE_BROWSER_MS,
-    { timeoutMs: 180_000, intervalMs: 1000, what: 'the channels to air a few items for 75 s' },
+    { timeoutMs: 180_000, intervalMs: 1000, what: 'the channels to air a few items for 45 s' },
   );
   browserOpenedAt = Date.now();
   ({ browser, page, shot } = await openConsoleBrowser({
@@ -218,15 +219,15 @@ describe.skipIf(noChromium)("the console's channel page: as-run, start-over, sou
     expect(csvStarts.slice(0, aired.length)).toEqual(aired.map((e) => e.startMs));
   });
 
-  it('starts over from a minute ago in the page player, then goes back to live', async () => {
-    await page.getByLabel('Start over from', { exact: true }).fill('1');
+  it('starts over from half a minute ago in the page player, then goes back to live', async () => {
+    await page.getByLabel('Start over from', { exact: true }).fill(String(START_OVER_MINUTES));
     await page.getByRole('button', { name: 'Start over', exact: true }).click();
     const asked = Date.parse(
       (await page
         .locator('[data-start-over]:not([data-start-over="live"])')
         .getAttribute('data-start-over'))!,
     );
-    expect(Math.abs(Date.now() - 60_000 - asked)).toBeLessThan(15_000);
+    expect(Math.abs(Date.now() - START_OVER_MINUTES * 60_000 - asked)).toBeLessThan(15_000);
     const shifted = await waitFor(player, (p) => p.url.includes('start=') && p.currentTime > 1, {
       timeoutMs: 30_000,
       what: 'the start-over playlist to play',

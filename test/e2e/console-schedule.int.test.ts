@@ -41,13 +41,20 @@ beforeAll(async () => {
   if (noChromium) return;
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
-  live = await startLiveSource();
-  system = await startSystem({
-    sharedDynamoDb: sharedDynamoDb(),
-    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
-    services: ['channel', 'schedule', 'engine', 'console'],
-    env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },
-  });
+  // The source's first segments take seconds of real time: it starts while the system does.
+  await Promise.all([
+    startLiveSource().then((source) => {
+      live = source;
+    }),
+    startSystem({
+      sharedDynamoDb: sharedDynamoDb(),
+      ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
+      services: ['channel', 'schedule', 'engine', 'console'],
+      env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },
+    }).then((started) => {
+      system = started;
+    }),
+  ]);
   const res = await fetch(`${system.urls.channel}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -57,7 +64,9 @@ beforeAll(async () => {
   const made = await fetch(`${system.urls.schedule}/channels`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ id: CHANNEL, title: 'Studio' }),
+    // 2 s segments, as the fixtures and the live source have: the page's player plays three target
+    // durations behind the live edge, so what airs reaches it in seconds, not half a minute.
+    body: JSON.stringify({ id: CHANNEL, title: 'Studio', targetDuration: 2 }),
   });
   expect(made.status).toBe(201);
   ({ browser, page, shot } = await openConsoleBrowser({

@@ -18,7 +18,7 @@ import { waitOnAir } from '../support/on-air';
 import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
 const SHOTS = join(import.meta.dirname, '../../test-output/console');
-// Short: console-player.int.test.ts plays 60 s and checks every stat against hls.js.
+// Short: console-player.int.test.ts plays 30 s and checks every stat against hls.js.
 const WATCH_SECONDS = 10;
 
 let system: RunningSystem;
