@@ -49,9 +49,10 @@ describe(`the engine's default slate between CMAF programmes in hls.js${skipReas
           url: hook.url,
         });
 
-        // Each rung on its own, until the player has crossed programme → slate → programme on it (the
-        // slate with 16 reference frames this replaced stopped the player at the first seam).
-        for (const level of [0, 1]) {
+        // Each rung in a player of its own, the two at once (a player waits far more than it computes),
+        // until it has crossed programme → slate → programme on it (the slate with 16 reference frames
+        // this replaced stopped the player at the first seam).
+        const playRung = async (level: number) => {
           const play = await playInBrowser(playback, {
             seconds: 90,
             // Held on the rung: never up from the lowest, never below the highest.
@@ -92,7 +93,8 @@ describe(`the engine's default slate between CMAF programmes in hls.js${skipReas
             context,
           ).toEqual([]);
           expect(play.pageErrors, context).toEqual([]);
-        }
+        };
+        await Promise.all([playRung(0), playRung(1)]);
       } finally {
         await hook.close();
       }

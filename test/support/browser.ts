@@ -297,6 +297,18 @@ export interface PlayInBrowserOptions {
   until?: string;
 }
 
+/**
+ * An `until` expression: true once the player has crossed `count` discontinuities (frags whose cc
+ * changes, the VOD or preroll boundaries a channel's playlist marks) and played `seconds` past the
+ * fragment after the last of them, so the seam and what follows it were played, not only loaded.
+ */
+export const untilCrossed = (count: number, seconds: number): string => `(() => {
+  const f = window.__report.frags;
+  const seams = f.flatMap((x, n) => (n > 0 && x.cc !== f[n - 1].cc ? [n] : []));
+  const last = window.__report.samples[window.__report.samples.length - 1];
+  return seams.length >= ${count} && !!last && last.currentTime >= (f[seams[${count - 1}]].start ?? 0) + ${seconds};
+})()`;
+
 export class BrowserUnsupportedError extends Error {
   override name = 'BrowserUnsupportedError';
 }
