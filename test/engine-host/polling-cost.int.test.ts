@@ -166,12 +166,15 @@ describe('a LIVE entry made while the engine runs', () => {
   });
 
   it('is on air within 10 s of its start, at the production polling intervals', async () => {
-    live = await startLiveSource();
     await dynamoScheduleStores().channels.create(
       { id: 'live-soon', tenant: SCHEDULE_TENANT, title: 'Live soon' },
       Date.now(),
     );
-    const onair = await startEngine(61, 30, 2000);
+    // The source's first segments take seconds of real time: it starts while the engine does.
+    const [source, onair] = await Promise.all([
+      startLiveSource().then((started) => (live = started)),
+      startEngine(61, 30, 2000),
+    ]);
     try {
       const start = Date.now() + 3000;
       const made = await http(`${gateway.url}/api/v1/channels/live-soon/schedule`, {
@@ -180,14 +183,14 @@ describe('a LIVE entry made while the engine runs', () => {
         body: {
           title: 'Match',
           type: 'LIVE',
-          url: live.url,
+          url: source.url,
           start: new Date(start).toISOString(),
           end: new Date(start + 60_000).toISOString(),
         },
       });
       expect(made.status).toBe(201);
       const playlistUrl = `http://127.0.0.1:${onair.engine.port}/channels/${playbackChannelId(SCHEDULE_TENANT, 'live-soon')}/0.m3u8`;
-      const liveBase = live.url.replace(/master\.m3u8$/, '');
+      const liveBase = source.url.replace(/master\.m3u8$/, '');
       const firstLiveAt = await waitFor(
         async () => firstSegmentFrom((await http(playlistUrl)).text, liveBase),
         (at) => at !== undefined,

@@ -18,7 +18,8 @@ describe(`start-over from two hours ago in hls.js${chromiumSkipReason()}`, () =>
     async () => {
       const startMs = Date.now() - 2 * HOUR;
       const url = `${played().base}/channels/ch/master.m3u8?start=${new Date(startMs).toISOString()}`;
-      const play = await playInBrowser(url, { seconds: 20 });
+      // Six fragments played (five dated ones are asked for below), 20 s at most.
+      const play = await playInBrowser(url, { seconds: 20, until: 'window.__report.frags.length >= 6' });
       const pdts = play.raw.frags
         .map((f) => f.programDateTimeMs)
         .filter((p): p is number => typeof p === 'number');
