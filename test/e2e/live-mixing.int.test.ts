@@ -32,6 +32,15 @@ const sources: LiveSource[] = [];
 const engines: OnairEngine[] = [];
 
 beforeAll(async () => {
+  // The live sources' first segments take seconds of real time: they start while the rest does.
+  const sourcesStarted = Promise.all([startLiveSource(), startLiveSource()]).then((started) => {
+    sources.push(...started);
+  });
+  await Promise.all([sourcesStarted, startServices()]);
+}, 120_000);
+
+/** The media and feed origins, the schedule service and two engines sharing its store. */
+async function startServices(): Promise<void> {
   const fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   const entries = [fixtures.vodA, fixtures.vodB]
@@ -64,8 +73,7 @@ beforeAll(async () => {
     await engine.start();
     engines.push(engine);
   }
-  sources.push(await startLiveSource(), await startLiveSource());
-}, 120_000);
+}
 
 afterAll(async () => {
   for (const s of sources) await s.close();
