@@ -96,8 +96,8 @@ interface Live {
 
 /**
  * Schedules a LIVE event of each source, from 15 s from now (one of 30 s, or several of 20 s with 8 s
- * of VOD between them), reloads the channel's video and first audio playlist until 20 s after the last
- * while hls.js plays it, and checks both.
+ * of VOD between them), reloads the channel's video and first audio playlist while hls.js plays it,
+ * until the player is 4 s past the seam out of the last (20 s after its end at most), and checks both.
  */
 async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void, lives: Live[]) {
   const master = parseMasterPlaylist(await text(`${base}/master.m3u8`));
@@ -119,8 +119,22 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
   const until = events.at(-1)!.end_time + 20_000;
   setEvents(events);
   const watchS = (until - Date.now()) / 1000;
+  // The player stops once it has played 4 s of the channel after the last source's fragments (the seam
+  // out, and what follows it); the reloads stop with it, having listed that seam some 6 s earlier.
+  const lastSource = JSON.stringify(lives.at(-1)!.source.url.replace('master.m3u8', ''));
+  const sourceBases = JSON.stringify(lives.map(({ source }) => source.url.replace('master.m3u8', '')));
+  const pastTheSeamOut = `(() => {
+    const f = window.__report.frags;
+    const last = f.findLastIndex((x) => x.url.startsWith(${lastSource}));
+    const next = last < 0 ? undefined : f[last + 1];
+    const now = window.__report.samples[window.__report.samples.length - 1];
+    return !!next && !${sourceBases}.some((b) => next.url.startsWith(b)) && !!now && now.currentTime >= (next.start ?? 0) + 4;
+  })()`;
+  let played = false;
   const browser: Promise<BrowserPlayback | undefined> = chromiumAvailable()
-    ? playInBrowser(`${base}/master.m3u8`, { seconds: watchS })
+    ? playInBrowser(`${base}/master.m3u8`, { seconds: watchS, until: pastTheSeamOut }).finally(() => {
+        played = true;
+      })
     : Promise.resolve(undefined);
 
   const fromAny = (uri: string) =>
@@ -129,7 +143,7 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
   const texts: string[] = [];
   const audio: MediaPlaylist[] = [];
   let previous = '';
-  while (Date.now() < until) {
+  while (Date.now() < until && !played) {
     previous = await waitFor(
       () => text(`${base}/0.m3u8`),
       (body) => body !== previous,
