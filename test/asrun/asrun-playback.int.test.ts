@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AsRunView } from '../../core/asrun/asrun-entry';
 import { waitFor } from '../../core/wait-for';
-import { chromiumAvailable, chromiumSkipReason, type FragRecord, playInBrowser } from '../support/browser';
+import {
+  chromiumAvailable,
+  chromiumSkipReason,
+  type FragRecord,
+  playInBrowser,
+  untilCrossed,
+} from '../support/browser';
 import {
   channelUser,
   type FixtureSystem,
@@ -57,8 +63,12 @@ describe(`the as-run log of a channel hls.js played${skipReason}`, () => {
       const jwt = { 'x-jwt': `Bearer ${user.token}` };
       const { id, playback } = await user.channelOnAir(loopWithPreroll(onair, 'asrun-browser'));
 
-      // vod-a is 20 s and the preroll 6 s: any 45 s hold at least two boundaries.
-      const play = await playInBrowser(playback, { seconds: 45 });
+      // vod-a is 20 s and the preroll 6 s: two boundaries within 26 s of any start; the player stops 4 s
+      // past the second, with more than ten fragments played (45 s at most).
+      const play = await playInBrowser(playback, {
+        seconds: 45,
+        until: `${untilCrossed(2, 4)} && window.__report.frags.length > 10`,
+      });
       expect(play.started).toBe(true);
       const frags = played(play.raw.frags);
       expect(frags.length).toBeGreaterThan(10);
