@@ -50,7 +50,9 @@ function expectSmoothPlayback(play: BrowserPlayback) {
     context(),
   ).toEqual([]);
   expect(play.errors.filter(isSegmentLoadError), context()).toEqual([]);
-  expect(play.playedSeconds, context()).toBeGreaterThanOrEqual(0.8 * play.wallSeconds);
+  // At most 8 s of the viewing not played (a halt, a slow append on a busy machine): what a fifth of
+  // the 40–45 s plays allowed before they stopped at the seams they check.
+  expect(play.playedSeconds, context()).toBeGreaterThanOrEqual(play.wallSeconds - 8);
   expect(play.stalls, context()).toBeLessThanOrEqual(1);
 }
 

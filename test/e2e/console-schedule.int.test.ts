@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
+import { awaitAll } from '../support/await-all';
 import { chromiumAvailable } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { type LiveSource, startLiveSource } from '../support/live-source';
@@ -42,7 +43,7 @@ beforeAll(async () => {
   fixtures = await ensureFixtures();
   origin = await startStaticServer(fixtures.root);
   // The source's first segments take seconds of real time: it starts while the system does.
-  await Promise.all([
+  await awaitAll([
     startLiveSource().then((source) => {
       live = source;
     }),
@@ -182,8 +183,9 @@ describe.skipIf(noChromium)("scheduling from a schedule channel's page", () => {
     );
     const row = page.locator(`tr[data-title="Morning film"]`);
     await row.waitFor();
-    // Inside the channel's look-ahead (about 3 target durations): the engine has planned its slate past
-    // the entry's start, and cuts the entry in when it sees the move (docs/schedule-api.md).
+    // Inside what the engine has already planned (it plans tens of seconds past its lead at a time,
+    // wake.ts PLAN_BATCH_MS): its slate runs past the entry's start, and it cuts the entry in when it
+    // sees the move (docs/schedule-api.md).
     const vodStart = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
     await row.locator('input[type="datetime-local"]').fill(local(vodStart));
     await row.getByRole('button', { name: 'Move' }).click();

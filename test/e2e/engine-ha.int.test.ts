@@ -114,5 +114,5 @@ describe('two engines sharing the DynamoDB playout log', () => {
     // once), yet the engines never disagreed.
     expect(atTheEdge).toEqual(new Set(['vod-a', 'vod-b']));
     expect(webhookCalls.every((c) => c === 'ha-hook')).toBe(true);
-  }, 90_000);
+  }, 120_000);
 });

@@ -119,26 +119,26 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
   const until = events.at(-1)!.end_time + 20_000;
   setEvents(events);
   const watchS = (until - Date.now()) / 1000;
+  const sourceBases = lives.map(({ source }) => source.url.replace('master.m3u8', ''));
   // The player stops once it has played 4 s of the channel after the last source's fragments (the seam
-  // out, and what follows it); the reloads stop with it, having listed that seam some 6 s earlier.
-  const lastSource = JSON.stringify(lives.at(-1)!.source.url.replace('master.m3u8', ''));
-  const sourceBases = JSON.stringify(lives.map(({ source }) => source.url.replace('master.m3u8', '')));
+  // out, and what follows it); the reloads stop with it, having listed that seam some 6 s earlier. A
+  // player that failed leaves the reloads to run their course, and its own checks below to say why.
   const pastTheSeamOut = `(() => {
     const f = window.__report.frags;
-    const last = f.findLastIndex((x) => x.url.startsWith(${lastSource}));
+    const last = f.findLastIndex((x) => x.url.startsWith(${JSON.stringify(sourceBases.at(-1))}));
     const next = last < 0 ? undefined : f[last + 1];
     const now = window.__report.samples[window.__report.samples.length - 1];
-    return !!next && !${sourceBases}.some((b) => next.url.startsWith(b)) && !!now && now.currentTime >= (next.start ?? 0) + 4;
+    return !!next && !${JSON.stringify(sourceBases)}.some((b) => next.url.startsWith(b)) && !!now && now.currentTime >= (next.start ?? 0) + 4;
   })()`;
   let played = false;
   const browser: Promise<BrowserPlayback | undefined> = chromiumAvailable()
-    ? playInBrowser(`${base}/master.m3u8`, { seconds: watchS, until: pastTheSeamOut }).finally(() => {
-        played = true;
+    ? playInBrowser(`${base}/master.m3u8`, { seconds: watchS, until: pastTheSeamOut }).then((play) => {
+        played = play.started && play.fatalErrors.length === 0;
+        return play;
       })
     : Promise.resolve(undefined);
 
-  const fromAny = (uri: string) =>
-    lives.some(({ source }) => uri.startsWith(source.url.replace('master.m3u8', '')));
+  const fromAny = (uri: string) => sourceBases.some((b) => uri.startsWith(b));
   const video: MediaPlaylist[] = [];
   const texts: string[] = [];
   const audio: MediaPlaylist[] = [];

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhook } from '../support/answering-webhook';
+import { awaitAll } from '../support/await-all';
 import {
   chromiumAvailable,
   chromiumSkipReason,
@@ -94,7 +95,7 @@ describe(`the engine's default slate between CMAF programmes in hls.js${skipReas
           ).toEqual([]);
           expect(play.pageErrors, context).toEqual([]);
         };
-        await Promise.all([playRung(0), playRung(1)]);
+        await awaitAll([playRung(0), playRung(1)]);
       } finally {
         await hook.close();
       }

@@ -299,8 +299,8 @@ export interface PlayInBrowserOptions {
 
 /**
  * An `until` expression: true once the player has crossed `count` discontinuities (frags whose cc
- * changes, the VOD or preroll boundaries a channel's playlist marks) and played `seconds` past the
- * fragment after the last of them, so the seam and what follows it were played, not only loaded.
+ * changes, the VOD or preroll boundaries a channel's playlist marks) and its playhead is `seconds` past
+ * the last of those seams, so the seam and what follows it were played, not only loaded.
  */
 export const untilCrossed = (count: number, seconds: number): string => `(() => {
   const f = window.__report.frags;

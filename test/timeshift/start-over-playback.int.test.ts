@@ -28,7 +28,9 @@ describe(`start-over from two hours ago in hls.js${chromiumSkipReason()}`, () =>
           `first ${pdts.length ? ((pdts[0]! - startMs) / 1000).toFixed(3) : '-'} s after start, stalls ${play.stalls}`,
       );
       const context = expectWatched(play);
-      expect(play.playedSeconds, context).toBeGreaterThanOrEqual(0.8 * play.wallSeconds);
+      // At most 4 s of the viewing not played: what a fifth of the 20 s play allowed before it stopped
+      // at six fragments.
+      expect(play.playedSeconds, context).toBeGreaterThanOrEqual(play.wallSeconds - 4);
       expect(pdts.length).toBeGreaterThanOrEqual(5);
       // The first fragment is the one that held start (2 s segments), not the live edge.
       expect(pdts[0]!).toBeLessThanOrEqual(startMs);

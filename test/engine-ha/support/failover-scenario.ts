@@ -29,16 +29,13 @@ const KILL_HOLDER_CALL = 16;
 /** While answering this call, an engine that does not hold the lease is killed. */
 const KILL_OTHER_CALL = 22;
 /**
- * The run ends once the webhook has had this many calls (≥ 20 items after the first window). The
+ * The run ends once the webhook has had this many calls (≥ 20 VOD items, failover-suite.ts). The
  * engines ask in planning batches (wake.ts): calls 0–16 come in the first seconds (the holder killed at
  * 16), 17–23 some 25 s in (the other killed at 22), 24–30 some 53 s in, with both restarted engines
  * serving; measured 2026-11-28.
  */
 const LAST_CALL = 30;
-/**
- * Reloads, one a second: past the batch that makes LAST_CALL, and past the item that took the dead
- * holder's slot going on air (some 48 s in).
- */
+/** Reloads, one a second: past the batch that makes LAST_CALL, with both restarted engines serving. */
 export const RELOADS = 60;
 
 export interface Kill {
@@ -107,8 +104,8 @@ export class FailoverScenario {
     recorder.start(300);
     const media = `${this.proxy.url}/channels/${CHANNEL}/0.m3u8`;
     const rules = checkLivePlaylistRules(media, { reloads: RELOADS, intervalMs: 1000 });
-    // 55 s of play from here spans the holder's kill (a few seconds in) and the item that took its slot
-    // going on air (some 48 s in), within the reloads' minute.
+    // 55 s of play from here spans the holder's kill (a few seconds in) and the survivors' appends after
+    // it, within the reloads' minute.
     const fromMs = Date.now();
     const browser = withBrowser
       ? playInBrowser(master, { seconds: 55 }).then((p) => ({ ...p, fromMs, toMs: Date.now() }))
