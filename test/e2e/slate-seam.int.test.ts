@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhook } from '../support/answering-webhook';
-import { awaitAll } from '../support/await-all';
 import {
   chromiumAvailable,
   chromiumSkipReason,
@@ -15,6 +14,7 @@ import {
   playInBrowser,
 } from '../support/browser';
 import { channelUser, type FixtureSystem, startFixtureSystem } from '../support/fixture-system';
+import { awaitAll } from '../support/promises/await-all';
 import { isPlayersHaltNote } from '../support/stall-kinds';
 
 const noChromium = !chromiumAvailable();

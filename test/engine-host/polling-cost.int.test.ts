@@ -19,10 +19,10 @@ import { handler } from '../../functions/schedule/handler';
 import { playbackChannelId } from '../../functions/schedule/playback-id';
 import { type Gateway, startGateway } from '../../local/gateway';
 import { http } from '../schedule/support/http';
-import { awaitAll } from '../support/await-all';
 import { type CountingProxy, dynamoKey, routeKey, startCountingProxy } from '../support/counting-proxy';
 import { type LiveSource, startLiveSource } from '../support/live-source';
 import { type LocalCloud, startTestCloud } from '../support/local-cloud';
+import { awaitAll } from '../support/promises/await-all';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const STATIC = fileURLToPath(new URL('../../engine-container/static', import.meta.url));

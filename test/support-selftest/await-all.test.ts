@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { awaitAll } from '../support/await-all';
+import { awaitAll } from '../support/promises/await-all';
 
 describe('awaitAll', () => {
   it('answers every value in the order given', async () => {
