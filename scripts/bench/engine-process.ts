@@ -15,6 +15,7 @@ import { announceReady, serveRequests } from './ipc';
 import { liveEdge, parseLivePlaylist } from './live-playlist';
 import { CpuMeter, memorySnapshot } from './process-meter';
 import { RotatingAssets } from './rotating-assets';
+import { startCpuSampling, writeCpuSampling } from './v8/cpu-sampling';
 import { LoopLag } from './v8/loop-lag';
 
 export interface EngineProcessInfo {
@@ -78,6 +79,8 @@ async function main(): Promise<void> {
     memory: () => memorySnapshot(),
     heapSamplingStart: () => startHeapSampling(),
     heapSamplingWrite: ({ file }: { file: string }) => writeHeapSampling(file),
+    cpuSamplingStart: () => startCpuSampling(),
+    cpuSamplingWrite: ({ file }: { file: string }) => writeCpuSampling(file),
     /** Adds channels until there are `count`, waits until each has its log, renders each playlist once. */
     addChannels: async ({ count }: { count: number }) => {
       const t0 = performance.now();

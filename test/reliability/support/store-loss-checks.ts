@@ -11,6 +11,8 @@ export async function expectPlayedThrough(run: StoreLossRun, logLines: string[],
   expect(play.started).toBe(true);
   expect(play.fatalErrors, describeErrors(play.fatalErrors)).toEqual([]);
   expect(play.stalls).toBeLessThanOrEqual(1);
+  // It played on through the outage on the slate the engine kept alone, not only on the log it had ahead.
+  expect(play.raw.frags.some((f) => f.url.includes('/slate/'))).toBe(true);
   const errorLines = logLines.filter((l) => l.includes('"level":"error"'));
   // A line a minute for the channel, and one for each other reader of the store: bounded, not a flood.
   expect(errorLines.length, errorLines.slice(0, 5).join('')).toBeLessThanOrEqual(12);

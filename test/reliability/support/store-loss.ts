@@ -12,10 +12,12 @@ import type { Violation } from '../../support/live-rules';
 import { waitOnAir } from '../../support/on-air';
 
 /**
- * Past everything that takes time in an outage: the backoff at its ceiling (BACKOFF_MAX_MS, reached
- * about 25 s in), the second minute's log line due (LOG_INTERVAL_MS), and the whole playlist window
- * (60 s) slate the engine kept alone. What a longer outage adds, more of the same minutes, is held on a
- * fake clock (engine-store-outage.test.ts keeps a channel on the slate for two minutes).
+ * Past everything that takes time in an outage. First, how far ahead the log may be when the store
+ * is killed: the channel's lead and its planning batch (wake.ts), so the player reaches the slate the
+ * engine kept alone about 70 s after the kill (a 35 s outage, tried, never showed it the slate). Then
+ * the backoff at its ceiling (BACKOFF_MAX_MS, reached about 25 s in) and the second minute's log line
+ * due (LOG_INTERVAL_MS). What a longer outage adds, more of the same minutes, is held on a fake clock
+ * (engine-store-outage.test.ts keeps a channel on the slate for two minutes).
  */
 export const OUTAGE_MS = LOG_INTERVAL_MS + 15_000;
 const OUTAGE_STARTS_AFTER_MS = 15_000;
