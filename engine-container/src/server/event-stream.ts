@@ -45,10 +45,10 @@ export class EventStreams {
       connection: 'keep-alive',
     });
     res.write(`: channel ${channelId}\n\n`);
-    const unsubscribe = this.events.subscribe((event) => {
-      if (event.channelId === channelId)
-        res.write(`event: ${event.type}\ndata: ${JSON.stringify(publicEvent(event))}\n\n`);
-    });
+    const unsubscribe = this.events.subscribe(
+      (event) => res.write(`event: ${event.type}\ndata: ${JSON.stringify(publicEvent(event))}\n\n`),
+      channelId,
+    );
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     this.open.add(res);
     let closed = false;

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { type EngineEvent, EngineEvents } from '../../../engine-container/src/events';
+
+const types = (seen: EngineEvent[]) => seen.map((e) => `${e.channelId}:${e.type}`);
+
+describe('channel events', () => {
+  it('hands a channel’s listener only that channel’s events, and an every-channel listener all of them', () => {
+    const events = new EngineEvents(() => 0);
+    const news: EngineEvent[] = [];
+    const all: EngineEvent[] = [];
+    events.subscribe((e) => news.push(e), 'news');
+    events.subscribe((e) => all.push(e));
+    events.emit('news', 'item_started');
+    events.emit('sport', 'item_started');
+    expect(types(news)).toEqual(['news:item_started']);
+    expect(types(all)).toEqual(['news:item_started', 'sport:item_started']);
+  });
+
+  it('stops one listener once it unsubscribes, the channel’s other listeners still subscribed', () => {
+    const events = new EngineEvents(() => 0);
+    const first: EngineEvent[] = [];
+    const second: EngineEvent[] = [];
+    const stopFirst = events.subscribe((e) => first.push(e), 'news');
+    events.subscribe((e) => second.push(e), 'news');
+    stopFirst();
+    stopFirst();
+    events.emit('news', 'channel_reset');
+    expect(first).toEqual([]);
+    expect(types(second)).toEqual(['news:channel_reset']);
+  });
+
+  it('delivers an event to the listeners subscribed when it was emitted, whatever they change meanwhile', () => {
+    const events = new EngineEvents(() => 0);
+    const seen: string[] = [];
+    const stopLater = events.subscribe(() => seen.push('later'), 'news');
+    events.subscribe(() => {
+      seen.push('first');
+      stopLater();
+      events.subscribe(() => seen.push('added'), 'news');
+    }, 'news');
+    // The first listener runs after `later` here: an emit keeps the list it started with.
+    events.emit('news', 'item_started');
+    expect(seen).toEqual(['later', 'first']);
+    events.emit('news', 'item_started');
+    expect(seen).toEqual(['later', 'first', 'first', 'added']);
+  });
+
+  it('builds no event for a channel nobody listens to (no clock read, no timestamp)', () => {
+    let reads = 0;
+    const events = new EngineEvents(() => ++reads);
+    events.subscribe(() => undefined, 'news');
+    events.emit('sport', 'item_appended');
+    expect(reads).toBe(0);
+    events.emit('news', 'item_appended');
+    expect(reads).toBe(1);
+  });
+});
