@@ -2,10 +2,12 @@
  * A CPU profile of the bundled engine process holding N channels with no requests
  * (`tsx scripts/profile-engine-idle.ts [--channels 10000] [--skip 25] [--seconds 25] [--dir .cache/bench-prof]`):
  * what the tick, planning and VOD changes cost, without serving in the way. The profile covers the
- * window of --seconds that starts --skip seconds after the channels are ready (the steady state: the
- * first seconds plan the lead every channel starts with). HEAP_PROF=1 also samples every allocation
- * made in that window (what the garbage collector has to collect). Open the profiles in Chrome
- * DevTools. Prints the engine's CPU per second over the window.
+ * window of --seconds that starts --skip seconds after the channels are ready: the steady state, past
+ * each channel's first batch of planning beyond its lead. HEAP_PROF=1 also samples what is allocated
+ * in that window, collected or not (an allocation every 4 KB: what the garbage collector has to
+ * collect). Open the profiles in Chrome DevTools. Prints the engine's CPU per second over the window,
+ * the profilers' own cost included (large with HEAP_PROF): bench-engine-ab.ts --idle-skip reads idle
+ * CPU without them.
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

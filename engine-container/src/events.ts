@@ -46,25 +46,22 @@ export class EngineEvents {
     if (own) for (const listener of own) listener(event);
   }
 
-  /** Every channel's events, or only `channelId`'s; returns the unsubscribe. */
+  /** Every channel's events, or only `channelId`'s; returns the unsubscribe (a second call does nothing). */
   subscribe(listener: Listener, channelId?: string): () => void {
-    if (channelId === undefined) {
-      this.all = [...this.all, listener];
-      return () => {
-        this.all = without(this.all, listener);
-      };
-    }
-    this.byChannel.set(channelId, [...(this.byChannel.get(channelId) ?? []), listener]);
+    const wrapped: Listener = (event) => listener(event);
+    let subscribed = true;
+    if (channelId === undefined) this.all = [...this.all, wrapped];
+    else this.byChannel.set(channelId, [...(this.byChannel.get(channelId) ?? []), wrapped]);
     return () => {
-      const left = without(this.byChannel.get(channelId) ?? [], listener);
+      if (!subscribed) return;
+      subscribed = false;
+      if (channelId === undefined) {
+        this.all = this.all.filter((l) => l !== wrapped);
+        return;
+      }
+      const left = (this.byChannel.get(channelId) ?? []).filter((l) => l !== wrapped);
       if (left.length > 0) this.byChannel.set(channelId, left);
       else this.byChannel.delete(channelId);
     };
   }
-}
-
-/** The list less one occurrence of `listener` (the one a subscribe added). */
-function without(list: readonly Listener[], listener: Listener): readonly Listener[] {
-  const at = list.indexOf(listener);
-  return at < 0 ? list : [...list.slice(0, at), ...list.slice(at + 1)];
 }

@@ -9,6 +9,7 @@ import { Session } from 'node:inspector/promises';
 let session: Session | undefined;
 
 export async function startCpuSampling(): Promise<void> {
+  if (session) return; // one profile at a time: a second start keeps the first
   session = new Session();
   session.connect();
   await session.post('Profiler.enable');

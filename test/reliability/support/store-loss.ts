@@ -12,15 +12,20 @@ import type { Violation } from '../../support/live-rules';
 import { waitOnAir } from '../../support/on-air';
 
 /**
- * Past everything that takes time in an outage. First, how far ahead the log may be when the store
- * is killed: the channel's lead and its planning batch (wake.ts), so the player reaches the slate the
- * engine kept alone about 70 s after the kill (a 35 s outage, tried, never showed it the slate). Then
- * the backoff at its ceiling (BACKOFF_MAX_MS, reached about 25 s in) and the second minute's log line
- * due (LOG_INTERVAL_MS). What a longer outage adds, more of the same minutes, is held on a fake clock
- * (engine-store-outage.test.ts keeps a channel on the slate for two minutes).
+ * Long enough for the slate the engine keeps alone to be on air. When the store is killed the log may
+ * be ahead by the channel's lead, its planning batch and the item that crossed it (wake.ts,
+ * ChannelPlayout.extend: up to about 80 s for these channels), and the engine adds the slate alone only
+ * once the log is within localLeadMs of its end (outage/local-continuation.ts): by 66 s after the kill
+ * at worst, so this outage always needs it, and a player reaches it up to about 88 s after the kill
+ * (71 s in the run measured; a 35 s outage never showed it the slate). The backoff's ceiling and the
+ * once-a-minute log line, which count from the first failed store call, are held on a fake clock
+ * (engine-outage-policy.test.ts; engine-store-outage.test.ts keeps a channel on the slate for two
+ * minutes).
  */
 export const OUTAGE_MS = LOG_INTERVAL_MS + 15_000;
 const OUTAGE_STARTS_AFTER_MS = 15_000;
+/** Played after the store is back: the player is past the slate's worst arrival (above) by 17 s. */
+const PLAYED_AFTER_MS = 30_000;
 
 /** The store under test: killed with SIGKILL, then started again on the same port and data. */
 export interface KillableStore {
@@ -52,7 +57,7 @@ export interface StoreLossRun {
 export async function playThroughStoreLoss(playback: string, store: KillableStore): Promise<StoreLossRun> {
   await waitOnAir(playback, 30_000);
   const [variant] = await listMediaPlaylists(playback);
-  const seconds = (OUTAGE_STARTS_AFTER_MS + OUTAGE_MS + 20_000) / 1000;
+  const seconds = (OUTAGE_STARTS_AFTER_MS + OUTAGE_MS + PLAYED_AFTER_MS) / 1000;
   // The outage is the scenario itself: real time with the store gone, not a wait for a condition.
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const outage = async () => {

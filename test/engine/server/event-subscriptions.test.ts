@@ -16,7 +16,7 @@ describe('channel events', () => {
     expect(types(all)).toEqual(['news:item_started', 'sport:item_started']);
   });
 
-  it('stops one listener once it unsubscribes, the channel’s other listeners still subscribed', () => {
+  it('stops one listener once it unsubscribes, however often it calls its unsubscribe, the others still subscribed', () => {
     const events = new EngineEvents(() => 0);
     const first: EngineEvent[] = [];
     const second: EngineEvent[] = [];
@@ -29,20 +29,20 @@ describe('channel events', () => {
     expect(types(second)).toEqual(['news:channel_reset']);
   });
 
-  it('delivers an event to the listeners subscribed when it was emitted, whatever they change meanwhile', () => {
+  it('delivers an event to the listeners subscribed when it was emitted, whatever an earlier one changes meanwhile', () => {
     const events = new EngineEvents(() => 0);
     const seen: string[] = [];
-    const stopLater = events.subscribe(() => seen.push('later'), 'news');
+    let stopVictim = () => {};
     events.subscribe(() => {
-      seen.push('first');
-      stopLater();
+      seen.push('remover');
+      stopVictim();
       events.subscribe(() => seen.push('added'), 'news');
     }, 'news');
-    // The first listener runs after `later` here: an emit keeps the list it started with.
+    stopVictim = events.subscribe(() => seen.push('victim'), 'news');
     events.emit('news', 'item_started');
-    expect(seen).toEqual(['later', 'first']);
+    expect(seen).toEqual(['remover', 'victim']);
     events.emit('news', 'item_started');
-    expect(seen).toEqual(['later', 'first', 'first', 'added']);
+    expect(seen).toEqual(['remover', 'victim', 'remover', 'added']);
   });
 
   it('builds no event for a channel nobody listens to (no clock read, no timestamp)', () => {
