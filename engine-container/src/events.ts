@@ -32,36 +32,32 @@ type Listener = (event: EngineEvent) => void;
  * with, as EventEmitter's copy did, without a copy per emit.
  */
 export class EngineEvents {
-  private all: readonly Listener[] = [];
-  private readonly byChannel = new Map<string, readonly Listener[]>();
+  /** Per channel id its listeners; under `undefined`, the listeners of every channel. */
+  private readonly lists = new Map<string | undefined, readonly Listener[]>();
 
   constructor(private readonly clock: () => number) {}
 
   emit(channelId: string, type: EngineEventType, data: Record<string, unknown> = {}): void {
-    const all = this.all;
-    const own = this.byChannel.get(channelId);
-    if (all.length === 0 && own === undefined) return;
+    const all = this.lists.get(undefined);
+    const own = this.lists.get(channelId);
+    if (all === undefined && own === undefined) return;
     const event: EngineEvent = { type, channelId, time: isoDate(this.clock()), data };
-    for (const listener of all) listener(event);
+    if (all) for (const listener of all) listener(event);
     if (own) for (const listener of own) listener(event);
   }
 
   /** Every channel's events, or only `channelId`'s; returns the unsubscribe (a second call does nothing). */
   subscribe(listener: Listener, channelId?: string): () => void {
-    const wrapped: Listener = (event) => listener(event);
+    // Its own identity: the same function subscribed twice is two subscriptions, each ended once.
+    const subscription: Listener = (event) => listener(event);
+    this.lists.set(channelId, [...(this.lists.get(channelId) ?? []), subscription]);
     let subscribed = true;
-    if (channelId === undefined) this.all = [...this.all, wrapped];
-    else this.byChannel.set(channelId, [...(this.byChannel.get(channelId) ?? []), wrapped]);
     return () => {
       if (!subscribed) return;
       subscribed = false;
-      if (channelId === undefined) {
-        this.all = this.all.filter((l) => l !== wrapped);
-        return;
-      }
-      const left = (this.byChannel.get(channelId) ?? []).filter((l) => l !== wrapped);
-      if (left.length > 0) this.byChannel.set(channelId, left);
-      else this.byChannel.delete(channelId);
+      const left = (this.lists.get(channelId) ?? []).filter((l) => l !== subscription);
+      if (left.length > 0) this.lists.set(channelId, left);
+      else this.lists.delete(channelId);
     };
   }
 }

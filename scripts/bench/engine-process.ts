@@ -10,12 +10,16 @@ import { storeFromUrl } from '../../engine-container/src/stores/store-from-url';
 import { startStaticServer } from '../../test/support/static-server';
 import { channelId } from './channel-paths';
 import { CountingStore } from './counting-store';
-import { startHeapSampling, writeHeapSampling } from './heap-sampling';
 import { announceReady, serveRequests } from './ipc';
 import { liveEdge, parseLivePlaylist } from './live-playlist';
 import { CpuMeter, memorySnapshot } from './process-meter';
 import { RotatingAssets } from './rotating-assets';
-import { startCpuSampling, writeCpuSampling } from './v8/cpu-sampling';
+import {
+  startCpuSampling,
+  startHeapSampling,
+  writeCpuSampling,
+  writeHeapSampling,
+} from './v8/inspector-sampling';
 import { LoopLag } from './v8/loop-lag';
 
 export interface EngineProcessInfo {
