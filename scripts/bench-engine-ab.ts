@@ -19,7 +19,7 @@ import { forkTs } from './bench/ipc';
 import { cpuSeconds, machineLoad, pinProcess, sampleCpu } from './bench/pin';
 import type { MemorySnapshot } from './bench/process-meter';
 import { containerNodeFlags } from './bench/v8/container-flags';
-import { GcTrace } from './bench/v8/gc-trace';
+import { type GcSpan, GcTrace } from './bench/v8/gc-trace';
 import type { LoopStall } from './bench/v8/loop-lag';
 import { runWrk, writePaths } from './bench/wrk';
 
@@ -57,14 +57,16 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
     const startCpuS = cpuSeconds(engine.pid) - cpu0;
     const idle = await engine.call<MemorySnapshot>('memory');
     await new Promise((resolve) => setTimeout(resolve, Number(opts['idle-skip']) * 1000));
-    const idleFromMs = Date.now();
+    const [idleFromMs, gcIdleBefore] = [Date.now(), gc.mark()];
     const idleCpu = await sampleCpu(engine.pid, Number(opts['idle-seconds']));
     const [idleWork] = await engine.call<ActivityBucket[]>('activity', {
       fromMs: idleFromMs,
       bucketMs: Date.now() - idleFromMs + 1,
       buckets: 1,
     });
+    const gcIdle = gc.since(gcIdleBefore);
     const idleCpuUs = idleCpu.avgPct * 1e4 * Number(opts['idle-seconds']);
+    const perItem = (x: number) => x / Math.max(1, idleWork!.appended);
     const plan = { port: engine.info.port, pathsFile, connections: 50, cores: '1' };
     await runWrk({ ...plan, seconds: 2 });
     const [cpuBefore, gcBefore, loadStartMs] = [cpuSeconds(engine.pid), gc.mark(), Date.now()];
@@ -83,12 +85,11 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
     return [
       `${spec.split('/').pop()} ${channels} ch, load ${machineLoad().split(' ')[0]}:`,
       `start ${(added.ms / 1000).toFixed(2)} s (CPU ${startCpuS.toFixed(2)} s), idle ${idleCpu.avgPct.toFixed(2)} % (worst s ${idleCpu.worstSecondPct.toFixed(0)} %;`,
-      `${idleWork!.appended} items appended, ${idleWork!.started} started: ${(idleCpuUs / Math.max(1, idleWork!.appended)).toFixed(1)} us CPU per item appended);`,
+      `${idleWork!.appended} items appended, ${idleWork!.started} started: ${perItem(idleCpuUs).toFixed(1)} us CPU per item appended,`,
+      `${(perItem(gcIdle.allocatedBytes) / 1024).toFixed(2)} KB allocated and ${(perItem(gcIdle.pauseMs) * 1000).toFixed(1)} us GC pauses per item (${describeKinds(gcIdle)}));`,
       `${load.rps.toFixed(0)} req/s, p99 ${load.latency.p99Ms.toFixed(1)} ms, server ${((100 * cpu) / load.seconds).toFixed(0)} %,`,
       `${(perRequest(cpu) * 1e6).toFixed(1)} us CPU/req, ${(perRequest(gcLoad.allocatedBytes) / 1024).toFixed(2)} KB allocated/req,`,
-      `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${Object.entries(gcLoad.byKind)
-        .map(([k, n]) => `${n} ${k}`)
-        .join(', ')}; longest ${gcLoad.longestPauseMs.toFixed(1)} ms ${gcLoad.longestKind});`,
+      `GC pauses ${(perRequest(gcLoad.pauseMs) * 1000).toFixed(1)} us/req (${describeKinds(gcLoad)});`,
       `RSS ${mb(idle.rssBytes)} -> ${mb(after.rssBytes)} MB (${(after.rssBytes / idle.rssBytes).toFixed(2)}x; V8 heap ${mb(idle.heapTotalBytes)} -> ${mb(after.heapTotalBytes)} MB);`,
       `idle % per s: ${idleCpu.perSecondPct.map((p) => p.toFixed(0)).join(' ')};`,
       `main thread blocked > 10 ms under load: ${stalls.length} times, longest ${describeStalls(stalls.slice(0, 5), loadStartMs, activity)};`,
@@ -101,6 +102,12 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
     await engine.call('stop').catch(() => undefined);
     await engine.kill(5000);
   }
+}
+
+/** "12 s, 1 mc; longest 38.0 ms mc": the collections of a span by kind, and its longest pause. */
+function describeKinds(span: GcSpan): string {
+  const kinds = Object.entries(span.byKind).map(([kind, n]) => `${n} ${kind}`);
+  return `${kinds.join(', ') || 'none'}; longest ${span.longestPauseMs.toFixed(1)} ms ${span.longestKind}`;
 }
 
 /** "+3.41 s 87 ms (1200 started, 30 appended)": when, how long, and the engine's activity in that 100 ms. */

@@ -3,13 +3,14 @@
  * scripts/bench-planning.ts [--channels 10000] [--minutes 5] [--rounds 3]`): CPU per item planned.
  *
  * N Loop channels of a 20 s VOD (the engine tests' fake origin) run in the real EngineCore with its
- * in-memory log; the clock jumps from one wake to the next (never less than the tick's 20 ms), so
- * simulated minutes pass in seconds and nothing but the engine's own work is timed: every ask, append,
- * item start and wake, and the collections they cause. Two simulated minutes first, then each round
- * times --minutes more. Unlike bench:engine's idle CPU (a few % of a core, read in real time), most rounds
- * agree within a tenth on a noisy machine (a full collection may fall in one): compare two commits by
- * running this from a worktree of each, in turns, several rounds. What it leaves out is what real time
- * adds: timers, the event loop's wake-ups, caches gone cold between them (docs/benchmarks.md, tenth pass).
+ * in-memory log; the clock jumps from one wake to the next (never less than the tick's floor,
+ * MIN_TICK_MS), so simulated minutes pass in seconds and nothing but the engine's own work is timed:
+ * every ask, append, item start and wake, and the collections they cause. Two simulated minutes first,
+ * then each round times --minutes more. Unlike bench:engine's idle CPU (a few % of a core, read in real
+ * time), most rounds agree within a tenth on a noisy machine (a full collection may fall in one):
+ * compare two commits by running this from a worktree of each, in turns, several rounds. What it leaves
+ * out is what real time adds: timers, the event loop's wake-ups, caches gone cold between them
+ * (docs/benchmarks.md, tenth pass).
  */
 import { parseArgs } from 'node:util';
 import {

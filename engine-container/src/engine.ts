@@ -17,12 +17,10 @@ import { EventStreams } from './server/event-stream';
 import { handleRequest, type ServerContext } from './server/routes';
 import { isSubtitleSource, VttSlicer } from './server/vtt';
 import { storeFromUrl } from './stores/store-from-url';
-import { DEFAULT_TICK_CEILING_MS, MIN_ADAPTIVE_TICK_CEILING_MS } from './tick-ceiling';
+import { DEFAULT_TICK_CEILING_MS, tickSleepMs } from './tick-ceiling';
 import type { Channel, IAssetManager } from './types';
 import { TaskLoop } from './util/task-loop';
 
-/** The tick never spins faster than this, whatever the channels ask. */
-const MIN_TICK_MS = 20;
 const SWEEP_INTERVAL_MS = 60_000;
 const METRICS_INTERVAL_MS = 60_000;
 
@@ -103,11 +101,9 @@ export class Engine {
       async () => {
         // Stops starting advances (between slices) once stop() has ended this tick.
         const runs = await core.kickDue(() => this.tick === tick);
-        const delay = core.laterWakeMs - config.clock();
-        // The adaptive ceiling scans every channel: only a sleep longer than its least value can meet it.
-        const ceiling =
-          config.maxTickInterval ?? (delay > MIN_ADAPTIVE_TICK_CEILING_MS ? core.tickCeilingMs() : delay);
-        const next = Math.min(ceiling, Math.max(MIN_TICK_MS, delay));
+        const next = tickSleepMs(core.laterWakeMs - config.clock(), config.maxTickInterval, () =>
+          core.tickCeilingMs(),
+        );
         const nextTickMs = config.clock() + next;
         // A finished run may want a wake before the next tick (an item start): then look again at
         // once. Only then: re-running the tick for every batch of runs that settles would scan every

@@ -2,12 +2,18 @@
  * The engine tick: channels that change VOD in the same second plan their next items spread over
  * several seconds, several short items in one run, and announce their starts without a run; when many channels are due at once,
  * their advances are started in slices with a turn of the event loop between slices, so requests are
- * served meanwhile; and every wake of a channel does the work it woke for.
+ * served meanwhile; every wake of a channel does the work it woke for; and the tick sleeps at least
+ * MIN_TICK_MS, so that channels due a few milliseconds apart share one tick.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PLAN_BATCH_MS, PLAN_SPREAD_MS, planBatchMs } from '../../engine-container/src/channel/wake';
 import { KICK_SLICE } from '../../engine-container/src/engine-core';
 import { logEndMs } from '../../engine-container/src/playout/append';
+import {
+  MIN_ADAPTIVE_TICK_CEILING_MS,
+  MIN_TICK_MS,
+  tickSleepMs,
+} from '../../engine-container/src/tick-ceiling';
 import { TaskLoop } from '../../engine-container/src/util/task-loop';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from './helpers/engine-fixtures';
 
@@ -260,5 +266,28 @@ describe('a task loop', () => {
     await vi.advanceTimersByTimeAsync(59_000);
     expect(runs).toBe(2);
     loop.stop();
+  });
+});
+
+describe('the tick’s sleep', () => {
+  const never = () => {
+    throw new Error('the adaptive ceiling was read');
+  };
+
+  it('is never shorter than MIN_TICK_MS, so channels due a few milliseconds apart share a tick', () => {
+    expect(tickSleepMs(1, undefined, never)).toBe(MIN_TICK_MS);
+    expect(tickSleepMs(-50, undefined, never)).toBe(MIN_TICK_MS);
+    expect(tickSleepMs(1, 10_000, never)).toBe(MIN_TICK_MS);
+  });
+
+  it('lasts until the earliest wake when that is further, without reading the adaptive ceiling below its least value', () => {
+    expect(tickSleepMs(750, undefined, never)).toBe(750);
+    expect(tickSleepMs(MIN_ADAPTIVE_TICK_CEILING_MS, undefined, never)).toBe(MIN_ADAPTIVE_TICK_CEILING_MS);
+  });
+
+  it('never lasts longer than the ceiling: maxTickInterval when set, else the adaptive one', () => {
+    expect(tickSleepMs(60_000, 5000, never)).toBe(5000);
+    expect(tickSleepMs(60_000, undefined, () => 3000)).toBe(3000);
+    expect(tickSleepMs(Number.POSITIVE_INFINITY, undefined, () => 11_000)).toBe(11_000);
   });
 });

@@ -3,9 +3,10 @@
  * render never overwrites the bytes of the render before it, which the playlist cache still answers
  * with. A new ArrayBuffer per render was V8's work, not ours: at 10,000 channels their allocation,
  * external-memory accounting and sweeping blocked requests for up to 230 ms and started a mark-compact
- * every 2–3 s (docs/benchmarks.md, fifth pass). A response that could not hand its bytes to the kernel
- * at once keeps reading them (a slow reader, a pipelined request): release() then gives the arena new
- * memory for its next render, and the old block stays with the response and the cache until both let go.
+ * every 2–3 s (docs/benchmarks-history-2.md, fifth pass). A response that could not hand its bytes to
+ * the kernel at once keeps reading them (a slow reader, a pipelined request): release() then gives the
+ * arena new memory for its next render, and the old block stays with the response and the cache until
+ * both let go.
  */
 const EMPTY = Buffer.alloc(0);
 

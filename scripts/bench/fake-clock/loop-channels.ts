@@ -3,15 +3,13 @@
  * measure CPU rather than wall time (profile-engine-renders.ts, profile-engine-wakes.ts): no I/O,
  * timers or requests, just what the engine's own work costs.
  */
+import { MIN_TICK_MS } from '../../../engine-container/src/tick-ceiling';
 import {
   fakeWorld,
   makeCore,
   ScriptedAssetManager,
   vodResponse,
 } from '../../../test/engine/helpers/engine-fixtures';
-
-/** The engine's tick never runs faster than this (engine.ts), so neither does the fake one. */
-const MIN_TICK_MS = 20;
 
 export type FakeClockCore = ReturnType<typeof makeCore>;
 
@@ -27,8 +25,8 @@ export function loopChannels(channels: number): FakeClockCore {
 const nextWake = new WeakMap<FakeClockCore, number>();
 
 /**
- * One tick as the engine drives it: the clock moved to the next channel due (at least MIN_TICK_MS on)
- * and every due channel advanced. False, with the clock left alone, when none is due by `untilMs`.
+ * One tick as the engine drives it: the clock moved to the next channel due, but at least the tick's
+ * floor on (MIN_TICK_MS, tick-ceiling.ts), and every due channel advanced. False, with the clock left alone, when none is due by `untilMs`.
  */
 export async function tick(made: FakeClockCore, untilMs: number): Promise<boolean> {
   const { core, clock } = made;
