@@ -13,6 +13,7 @@
  * (docs/benchmarks.md, tenth pass).
  */
 import { parseArgs } from 'node:util';
+import { MIN_TICK_MS } from '../engine-container/src/tick-ceiling';
 import {
   fakeWorld,
   makeCore,
@@ -43,7 +44,7 @@ core.events.subscribe((e) => {
 async function simulate(ms: number): Promise<void> {
   let nextMs = core.nextWakeMs();
   for (const endMs = clock.now + ms; clock.now < endMs; ) {
-    clock.now = Math.max(nextMs, clock.now + 20);
+    clock.now = Math.max(nextMs, clock.now + MIN_TICK_MS);
     const wakes = await Promise.all(await core.kickDue());
     nextMs = core.laterWakeMs;
     for (const atMs of wakes) nextMs = Math.min(nextMs, atMs);

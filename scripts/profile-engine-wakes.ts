@@ -1,10 +1,10 @@
 /**
  * The CPU of the engine's tick on a fake clock (`tsx scripts/profile-engine-wakes.ts [--channels 10000]
  * [--seconds 120]`): N Loop channels of one VOD created at once (so they change VOD in the same second
- * for ever), driven the way the Engine's tick drives them (never faster than the tick's floor, MIN_TICK_MS), and the main
- * thread's CPU summed per simulated second. No I/O, timers, GC helper threads or requests: what the
- * planning and the announcements themselves cost, and how they are spread. Run it with `node --cpu-prof
- * --import tsx` for a profile.
+ * for ever), driven the way the Engine's tick drives them (never faster than its floor, MIN_TICK_MS),
+ * and the main thread's CPU summed per simulated second. No I/O, timers, GC helper threads or requests:
+ * what the planning and the announcements themselves cost, and how they are spread. Run it with `node
+ * --cpu-prof --import tsx` for a profile.
  */
 import { parseArgs } from 'node:util';
 import { loopChannels, tick } from './bench/fake-clock/loop-channels';

@@ -17,7 +17,7 @@ import { EventStreams } from './server/event-stream';
 import { handleRequest, type ServerContext } from './server/routes';
 import { isSubtitleSource, VttSlicer } from './server/vtt';
 import { storeFromUrl } from './stores/store-from-url';
-import { DEFAULT_TICK_CEILING_MS, tickSleepMs } from './tick-ceiling';
+import { DEFAULT_TICK_CEILING_MS, MIN_TICK_MS, tickSleepMs } from './tick-ceiling';
 import type { Channel, IAssetManager } from './types';
 import { TaskLoop } from './util/task-loop';
 
@@ -104,13 +104,14 @@ export class Engine {
         const next = tickSleepMs(core.laterWakeMs - config.clock(), config.maxTickInterval, () =>
           core.tickCeilingMs(),
         );
-        const nextTickMs = config.clock() + next;
-        // A finished run may want a wake before the next tick (an item start): then look again at
-        // once. Only then: re-running the tick for every batch of runs that settles would scan every
-        // channel hundreds of times a second while their planning is spread (channel/wake.ts).
+        // A finished run may want a wake more than the floor before the next tick (an item start): then
+        // look again at once. Only then: a wake within the floor of the next tick is that tick's, and
+        // re-running the tick for every batch of runs that settles would scan every channel hundreds
+        // of times a second while their planning is spread (channel/wake.ts).
+        const pokeBeforeMs = config.clock() + next - MIN_TICK_MS;
         if (runs.length)
           void Promise.allSettled(runs).then((settled) => {
-            if (settled.some((s) => s.status === 'rejected' || s.value < nextTickMs)) tick.poke();
+            if (settled.some((s) => s.status === 'rejected' || s.value < pokeBeforeMs)) tick.poke();
           });
         return next;
       },

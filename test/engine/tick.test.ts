@@ -150,11 +150,11 @@ describe('the engine tick', () => {
       const second = Math.floor(clock.now / 1000);
       planningInSecond.set(second, (planningInSecond.get(second) ?? new Set()).add(e.channelId));
     });
-    // One VOD cycle of the engine's tick (never faster than every 20 ms), its last instant included (a
+    // One VOD cycle of the engine's tick (never faster than MIN_TICK_MS), its last instant included (a
     // channel whose lead is a whole number of VODs plans exactly then): every channel plans once.
     const endMs = clock.now + 20_000;
     while (core.nextWakeMs() <= endMs) {
-      clock.now = Math.max(core.nextWakeMs(), clock.now + 20);
+      clock.now = Math.max(core.nextWakeMs(), clock.now + MIN_TICK_MS);
       await Promise.all(await core.kickDue());
     }
     const counts = [...planningInSecond.values()].map((channels) => channels.size);
@@ -283,10 +283,12 @@ describe('the tick’s sleep', () => {
   it('lasts until the earliest wake when that is further, without reading the adaptive ceiling below its least value', () => {
     expect(tickSleepMs(750, undefined, never)).toBe(750);
     expect(tickSleepMs(MIN_ADAPTIVE_TICK_CEILING_MS, undefined, never)).toBe(MIN_ADAPTIVE_TICK_CEILING_MS);
+    expect(tickSleepMs(2500, undefined, () => 3000)).toBe(2500);
   });
 
   it('never lasts longer than the ceiling: maxTickInterval when set, else the adaptive one', () => {
     expect(tickSleepMs(60_000, 5000, never)).toBe(5000);
+    expect(tickSleepMs(Number.POSITIVE_INFINITY, 5000, never)).toBe(5000);
     expect(tickSleepMs(60_000, undefined, () => 3000)).toBe(3000);
     expect(tickSleepMs(Number.POSITIVE_INFINITY, undefined, () => 11_000)).toBe(11_000);
   });

@@ -26,7 +26,8 @@ const nextWake = new WeakMap<FakeClockCore, number>();
 
 /**
  * One tick as the engine drives it: the clock moved to the next channel due, but at least the tick's
- * floor on (MIN_TICK_MS, tick-ceiling.ts), and every due channel advanced. False, with the clock left alone, when none is due by `untilMs`.
+ * floor on (MIN_TICK_MS, tick-ceiling.ts), and every due channel advanced. False, with the clock left
+ * alone, when none is due by `untilMs`.
  */
 export async function tick(made: FakeClockCore, untilMs: number): Promise<boolean> {
   const { core, clock } = made;
