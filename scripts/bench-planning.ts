@@ -13,13 +13,7 @@
  * (docs/benchmarks.md, tenth pass).
  */
 import { parseArgs } from 'node:util';
-import { MIN_TICK_MS } from '../engine-container/src/tick-ceiling';
-import {
-  fakeWorld,
-  makeCore,
-  ScriptedAssetManager,
-  vodResponse,
-} from '../test/engine/helpers/engine-fixtures';
+import { loopChannels, tick } from './bench/fake-clock/loop-channels';
 import { machineLoad } from './bench/pin';
 
 const { values: opts } = parseArgs({
@@ -30,28 +24,20 @@ const { values: opts } = parseArgs({
   },
 });
 const channels = Number(opts.channels);
-const world = fakeWorld();
-const { core, clock } = makeCore(new ScriptedAssetManager(() => vodResponse(world.a)), {
-  fetch: world.origin.fetch,
-});
+const made = loopChannels(channels);
+const { core, clock } = made;
 const counts = { appended: 0, started: 0 };
 core.events.subscribe((e) => {
   if (e.type === 'item_appended') counts.appended++;
   else if (e.type === 'item_started') counts.started++;
 });
 
-/** Runs the engine's ticks for `ms` of simulated time, each at the next wake as the engine's tick finds it. */
+/** Runs the engine's ticks (loop-channels.ts) for `ms` of simulated time. */
 async function simulate(ms: number): Promise<void> {
-  let nextMs = core.nextWakeMs();
-  for (const endMs = clock.now + ms; clock.now < endMs; ) {
-    clock.now = Math.max(nextMs, clock.now + MIN_TICK_MS);
-    const wakes = await Promise.all(await core.kickDue());
-    nextMs = core.laterWakeMs;
-    for (const atMs of wakes) nextMs = Math.min(nextMs, atMs);
-  }
+  const endMs = clock.now + ms;
+  while (clock.now < endMs && (await tick(made, Number.POSITIVE_INFINITY)));
 }
 
-for (let n = 0; n < channels; n++) core.upsertChannel({ id: `c${n}`, name: `Loop ${n}` });
 await core.advanceAll();
 await simulate(120_000);
 console.log(`${channels} channels, load ${machineLoad()}`);
