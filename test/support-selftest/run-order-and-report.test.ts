@@ -85,6 +85,14 @@ describe('the slowest-files report', () => {
     ]);
   });
 
+  it('says where each file’s seconds went: its import, its hooks and its tests', () => {
+    const parts = { importMs: 2_060, hooksMs: 61_300, testsMs: 132_000 };
+    expect(formatSlowest([{ file: 'outage.int.test.ts', ms: 195_360, parts }])).toEqual([
+      'Slowest 1 test files (seconds in their worker):',
+      '  195.4 s  outage.int.test.ts  (import 2.1, hooks 61.3, tests 132.0)',
+    ]);
+  });
+
   it('ends with the real-time suites’ own time and the shortest run their slots allow', () => {
     const times = [
       { file: 'plays.int.test.ts', ms: 200_000 },

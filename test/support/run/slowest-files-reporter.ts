@@ -13,6 +13,8 @@ import { isRealTimeSuite } from './real-time-suites.ts';
 export interface FileTime {
   file: string;
   ms: number;
+  /** Where `ms` went: importing the file, its hooks (system start and stop), its tests. */
+  parts?: { importMs: number; hooksMs: number; testsMs: number };
 }
 
 /** The `count` slowest files, slowest first. */
@@ -20,13 +22,22 @@ export function slowestFiles(times: readonly FileTime[], count: number): FileTim
   return [...times].sort((a, b) => b.ms - a.ms).slice(0, count);
 }
 
-/** The lines the reporter prints: a heading, then one file a line with its seconds, aligned. */
+const s1 = (ms: number) => (ms / 1000).toFixed(1);
+
+/**
+ * The lines the reporter prints: a heading, then one file a line with its seconds, aligned, and where
+ * they went. A suite's hooks grow most on a loaded machine (a system started while others compute).
+ */
 export function formatSlowest(slowest: readonly FileTime[]): string[] {
-  const seconds = slowest.map((t) => (t.ms / 1000).toFixed(1));
+  const seconds = slowest.map((t) => s1(t.ms));
   const width = Math.max(0, ...seconds.map((s) => s.length));
+  const parts = (t: FileTime) =>
+    t.parts
+      ? `  (import ${s1(t.parts.importMs)}, hooks ${s1(t.parts.hooksMs)}, tests ${s1(t.parts.testsMs)})`
+      : '';
   return [
     `Slowest ${slowest.length} test files (seconds in their worker):`,
-    ...slowest.map((t, i) => `  ${seconds[i]!.padStart(width)} s  ${t.file}`),
+    ...slowest.map((t, i) => `  ${seconds[i]!.padStart(width)} s  ${t.file}${parts(t)}`),
   ];
 }
 
@@ -47,15 +58,15 @@ export function formatRealTimeFloor(
 
 function fileTime(module: TestModule, root: string): FileTime {
   const d = module.diagnostic();
+  const slotWaitMs = module.meta().slotWaitMs ?? 0;
+  let testsMs = 0;
+  for (const test of module.children.allTests()) testsMs += test.diagnostic()?.duration ?? 0;
+  const importMs = d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration;
+  const hooksMs = Math.max(0, d.duration - slotWaitMs - testsMs);
   return {
     file: relative(root, module.moduleId),
-    ms:
-      d.environmentSetupDuration +
-      d.prepareDuration +
-      d.collectDuration +
-      d.setupDuration +
-      d.duration -
-      (module.meta().slotWaitMs ?? 0),
+    ms: importMs + d.duration - slotWaitMs,
+    parts: { importMs, hooksMs, testsMs },
   };
 }
 
