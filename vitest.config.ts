@@ -23,8 +23,8 @@ export default defineConfig({
     reporters: ['default', './test/support/run/slowest-files-reporter.ts'],
     // The real-time suites a few at a time, spread among the rest (test/support/run/real-time-sequencer.ts).
     sequence: { sequencer: RealTimeSequencer },
-    // A real-time suite waits for a slot before it starts its system.
-    setupFiles: ['test/support/run/real-time-setup.ts'],
+    // A real-time suite waits for a slot before it starts its system; browsers open in the run's Chromium.
+    setupFiles: ['test/support/run/real-time-setup.ts', 'test/support/run/shared-browser-setup.ts'],
     projects: [
       {
         extends: true,
@@ -50,9 +50,16 @@ export default defineConfig({
           // They start real local stand-ins (DynamoDB Local on Java, ffmpeg): give them room.
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // One DynamoDB Local for the run, each file's tables under a prefix of its own; one folder for
-          // what files would otherwise each build again (the synthesized stack).
-          globalSetup: ['test/support/run/shared-dynamodb.ts', 'test/support/run/run-folder.ts'],
+          // The media fixtures made before any file starts; one DynamoDB Local for the run, each file's
+          // tables under a prefix of its own; one folder for
+          // what files would otherwise each build again (the synthesized stack); one Chromium, each play
+          // in a context of its own.
+          globalSetup: [
+            'test/support/run/shared-fixtures.ts',
+            'test/support/run/shared-dynamodb.ts',
+            'test/support/run/run-folder.ts',
+            'test/support/run/shared-browser.ts',
+          ],
         },
       },
     ],

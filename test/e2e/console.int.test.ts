@@ -9,11 +9,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
 import { type RunningSystem, startSystem } from '../../local/system';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../support/browser';
+import { chromiumAvailable, openChromium } from '../support/browser';
 import { waitOnAir } from '../support/on-air';
 import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
     ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
     env: { LOG_LEVEL: 'silent' },
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  browser = await openChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   page.on('pageerror', (err) => consoleErrors.push(`page error: ${err.message}`));
   page.on('console', (msg) => {

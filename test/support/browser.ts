@@ -21,6 +21,25 @@ export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
 export const chromiumSkipReason = (): string =>
   chromiumAvailable() ? '' : ` (skipped: no Chromium at ${CHROMIUM_PATH})`;
 
+let sharedEndpoint: string | undefined;
+
+/**
+ * Opens every later browser in the Chromium serving at this Playwright endpoint (the test run's,
+ * run/shared-browser.ts) instead of launching one each; undefined goes back to launching.
+ */
+export function useSharedChromium(endpoint: string | undefined): void {
+  sharedEndpoint = endpoint;
+}
+
+/**
+ * A browser for one play or one console session: connected to the shared Chromium when there is one,
+ * else launched. Its `close()` closes what it opened (a connection closes its own contexts only).
+ */
+export const openChromium = (): Promise<Browser> =>
+  sharedEndpoint
+    ? chromium.connect(sharedEndpoint)
+    : chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+
 /** What hls.js transmuxes TS into (fMP4): without it nothing plays. */
 const REQUIRED_MSE_TYPE = 'video/mp4; codecs="avc1.64001e,mp4a.40.2"';
 
@@ -314,7 +333,7 @@ export class BrowserUnsupportedError extends Error {
 }
 
 /**
- * Opens the URL in a fresh headless Chromium, plays it for `seconds` after it starts (or gives up on a
+ * Opens the URL in a fresh page of headless Chromium (a context of its own), plays it for `seconds` after it starts (or gives up on a
  * fatal error or the start timeout, or stops once `until` holds) and returns the verdict. Throws BrowserUnsupportedError when the
  * browser cannot decode H.264/AAC through MediaSource, since no assertion would mean anything then.
  */
@@ -322,7 +341,7 @@ export async function playInBrowser(url: string, options: PlayInBrowserOptions):
   const pageServer = await startPageServer();
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await openChromium();
     const page = await browser.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (err) => pageErrors.push(`page error: ${err.message}`));

@@ -5,8 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/browser';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { openChromium } from '../../support/browser';
 
 export interface ConsoleError {
   text: string;
@@ -36,7 +36,7 @@ export interface ConsoleBrowserOptions {
 export async function openConsoleBrowser(options: ConsoleBrowserOptions): Promise<ConsoleBrowser> {
   const shots = join(import.meta.dirname, '../../../test-output', options.name);
   mkdirSync(shots, { recursive: true });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await openChromium();
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, ...options.page });
   await page.addInitScript({
     content: `localStorage.setItem('onair.token', ${JSON.stringify(options.token)});`,
