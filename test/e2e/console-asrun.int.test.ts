@@ -10,7 +10,7 @@
  * The channel airs for about 45 s before the browser opens, so the browser's own time stays short
  * (printed). Screenshots go to test-output/console-asrun/ (gitignored).
  */
-import { readFileSync } from 'node:fs';
+import { text } from 'node:stream/consumers';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/wait-for';
@@ -210,9 +210,8 @@ describe.skipIf(noChromium)("the console's channel page: as-run, start-over, sou
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download CSV' }).click(),
     ]);
-    const csv = readFileSync((await download.path())!, 'utf8')
-      .trim()
-      .split('\n');
+    // Read as a stream: a browser connected to (the run's shared Chromium) keeps its downloads to itself.
+    const csv = (await text(await download.createReadStream())).trim().split('\n');
     expect(download.suggestedFilename()).toMatch(/^asrun-asrun-news-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(csv[0]).toMatch(/^channel,start,end,duration_ms,kind,id,title,/);
     const csvStarts = csv.slice(1).map((line) => Date.parse(line.split(',')[1] ?? ''));

@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { readOptionalString } from '../../core/env';
 import { type BufferedFrag, type JudgedStall, judgeStalls, type StallBuffers } from './stall-kinds';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -21,24 +22,17 @@ export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
 export const chromiumSkipReason = (): string =>
   chromiumAvailable() ? '' : ` (skipped: no Chromium at ${CHROMIUM_PATH})`;
 
-let sharedEndpoint: string | undefined;
-
 /**
- * Opens every later browser in the Chromium serving at this Playwright endpoint (the test run's,
- * run/shared-browser.ts) instead of launching one each; undefined goes back to launching.
+ * A browser for one play or one console session. With `CHROMIUM_ENDPOINT` set (a Playwright browser
+ * server's endpoint; the test run's own, run/shared-browser.ts) it connects to that Chromium, else it
+ * launches one. Its `close()` closes what it opened: a connection closes only its own contexts.
  */
-export function useSharedChromium(endpoint: string | undefined): void {
-  sharedEndpoint = endpoint;
-}
-
-/**
- * A browser for one play or one console session: connected to the shared Chromium when there is one,
- * else launched. Its `close()` closes what it opened (a connection closes its own contexts only).
- */
-export const openChromium = (): Promise<Browser> =>
-  sharedEndpoint
-    ? chromium.connect(sharedEndpoint)
+export const openChromium = (): Promise<Browser> => {
+  const endpoint = readOptionalString('CHROMIUM_ENDPOINT');
+  return endpoint
+    ? chromium.connect(endpoint)
     : chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+};
 
 /** What hls.js transmuxes TS into (fMP4): without it nothing plays. */
 const REQUIRED_MSE_TYPE = 'video/mp4; codecs="avc1.64001e,mp4a.40.2"';

@@ -3,10 +3,10 @@
  * browser server: launching Chromium costs about 4 s of CPU (measured: 4.2 CPU-s for a 2 s play, 7 for
  * a 30 s one), and a run plays in a browser dozens of times. Each play or console session connects and
  * opens a context of its own (no cookies, storage or cache shared), and closing it closes only that
- * (test/support/browser.ts, `openChromium`). Absent where there is no Chromium: those suites skip.
+ * (test/support/browser.ts, `openChromium`; shared-browser-setup.ts hands it the endpoint). Absent where
+ * there is no Chromium: those suites skip.
  */
 import { chromium } from 'playwright-core';
-import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../browser';
 
@@ -24,6 +24,3 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide('chromiumEndpoint', server.wsEndpoint());
   return () => server.close();
 }
-
-/** The run's Chromium endpoint, or undefined outside a run that started one. */
-export const sharedChromiumEndpoint = (): string | undefined => inject('chromiumEndpoint');
