@@ -106,16 +106,18 @@ async function mediaOf(master: string, index = 0): Promise<string> {
 }
 
 async function playSwedish(master: string) {
-  // The player starts three target durations (6 s) behind the live edge: once the playlist's last 16 s
-  // are entries, it plays only them (the slate before the first entry is checked on the playlists
-  // above). Waiting for more was only time: the run's real-time suites take their turns.
+  // The player starts three target durations behind the live edge: once that is inside the entries,
+  // it plays them (the slate before the first entry is checked on the playlists above). Not sooner:
+  // joining the channel with its own TS slate within 16 s of its first CMAF entry, hls.js failed that
+  // entry's first subtitle fragment and showed no cue for the rest of the play (twice, 2026-11-28:
+  // not yet explained, and not what this test checks).
   await waitFor(
     () => mediaOf(master),
     (body) => {
       const uris = body.split('\n').filter((l) => l.startsWith('http'));
-      return uris.length > 8 && uris.slice(-8).every((u) => !u.includes('/slate'));
+      return uris.length > 20 && uris.slice(-20).every((u) => !u.includes('/slate'));
     },
-    { timeoutMs: 120_000, intervalMs: 1000, what: 'the entries on air for 16 s' },
+    { timeoutMs: 120_000, intervalMs: 1000, what: 'the entries on air for 40 s' },
   );
   const played = await playInBrowser(master, {
     seconds: 50,
