@@ -35,6 +35,8 @@ export const REAL_TIME_SUITES: readonly string[] = [
   'test/timeshift/start-over-playback.int.test.ts',
   'test/engine/real-media.int.test.ts',
   'test/support-selftest/hls-client.int.test.ts',
+  // Two seconds of pages opened in the run's Chromium, beside the players there.
+  'test/support-selftest/shared-browser.int.test.ts',
 ];
 
 /**
