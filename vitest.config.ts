@@ -51,9 +51,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // The media fixtures made before any file starts; one DynamoDB Local for the run, each file's
-          // tables under a prefix of its own; one folder for
-          // what files would otherwise each build again (the synthesized stack); one Chromium, each play
-          // in a context of its own.
+          // tables under a prefix of its own; one folder for what files would otherwise each build again
+          // (the synthesized stack); one Chromium, each play in a context of its own.
           globalSetup: [
             'test/support/run/shared-fixtures.ts',
             'test/support/run/shared-dynamodb.ts',

@@ -327,9 +327,10 @@ export class BrowserUnsupportedError extends Error {
 }
 
 /**
- * Opens the URL in a fresh page of headless Chromium (a context of its own), plays it for `seconds` after it starts (or gives up on a
- * fatal error or the start timeout, or stops once `until` holds) and returns the verdict. Throws BrowserUnsupportedError when the
- * browser cannot decode H.264/AAC through MediaSource, since no assertion would mean anything then.
+ * Opens the URL in a fresh page of headless Chromium (a context of its own, `openChromium`), plays it
+ * for `seconds` after it starts (or gives up on a fatal error or the start timeout, or stops once `until`
+ * holds) and returns the verdict. Throws BrowserUnsupportedError when the browser cannot decode
+ * H.264/AAC through MediaSource, since no assertion would mean anything then.
  */
 export async function playInBrowser(url: string, options: PlayInBrowserOptions): Promise<BrowserPlayback> {
   const pageServer = await startPageServer();

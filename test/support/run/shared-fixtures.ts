@@ -5,8 +5,14 @@
  * real-time suites holding their slots while they waited. Files still call `ensureFixtures()`, which
  * then only reads the stamps.
  */
+import { logger } from '../../../core/logger';
 import { ensureFixtures } from '../fixtures';
 
+/** Never fails the run: without ffmpeg, the files that need fixtures fail and say why; the rest run. */
 export default async function setup(): Promise<void> {
-  await ensureFixtures();
+  try {
+    await ensureFixtures();
+  } catch (err) {
+    logger.warn('media fixtures not made before the run', { err });
+  }
 }
