@@ -2,7 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { listedFirst, realTimeOrder } from '../support/run/real-time-sequencer';
 import { LONG_COMPUTING_SUITES, REAL_TIME_SUITES } from '../support/run/real-time-suites';
-import { formatRealTimeFloor, formatSlowest, slowestFiles } from '../support/run/slowest-files-reporter';
+import {
+  formatRealTimeFloor,
+  formatSlowest,
+  slowestFiles,
+  spannedMs,
+} from '../support/run/slowest-files-reporter';
 
 describe('the order files start in', () => {
   it('puts the listed files first, in the list’s order, and keeps the order of the rest', () => {
@@ -91,6 +96,17 @@ describe('the slowest-files report', () => {
       'Slowest 1 test files (seconds in their worker):',
       '  195.4 s  outage.int.test.ts  (import 2.1, hooks 61.3, tests 132.0)',
     ]);
+  });
+
+  it('counts tests that ran at once by the wall-clock time they spanned together, not added up', () => {
+    const spans = [
+      { startTime: 1_000, duration: 50_000 },
+      { startTime: 2_000, duration: 30_000 }, // inside the first
+      { startTime: 40_000, duration: 20_000 }, // overlaps its end
+      { startTime: 70_000, duration: 5_000 }, // after a gap
+    ];
+    expect(spannedMs(spans)).toBe(59_000 + 5_000);
+    expect(spannedMs([])).toBe(0);
   });
 
   it('ends with the real-time suites’ own time and the shortest run their slots allow', () => {

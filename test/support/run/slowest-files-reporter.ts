@@ -13,7 +13,7 @@ import { isRealTimeSuite } from './real-time-suites.ts';
 export interface FileTime {
   file: string;
   ms: number;
-  /** Where `ms` went: importing the file, its hooks (system start and stop), its tests. */
+  /** Where `ms` went: importing the file, its hooks (system start and stop), its tests (wall clock). */
   parts?: { importMs: number; hooksMs: number; testsMs: number };
 }
 
@@ -56,11 +56,28 @@ export function formatRealTimeFloor(
   );
 }
 
+/**
+ * The wall-clock time some tests took together: the union of their [start, start + duration] spans,
+ * so tests that ran at once (`describe.concurrent`) count once, not added up.
+ */
+export function spannedMs(spans: readonly { startTime: number; duration: number }[]): number {
+  const sorted = [...spans].sort((a, b) => a.startTime - b.startTime);
+  let total = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const { startTime, duration } of sorted) {
+    const spanEnd = startTime + duration;
+    if (spanEnd <= end) continue;
+    total += spanEnd - Math.max(startTime, end);
+    end = spanEnd;
+  }
+  return total;
+}
+
 function fileTime(module: TestModule, root: string): FileTime {
   const d = module.diagnostic();
   const slotWaitMs = module.meta().slotWaitMs ?? 0;
-  let testsMs = 0;
-  for (const test of module.children.allTests()) testsMs += test.diagnostic()?.duration ?? 0;
+  const spans = [...module.children.allTests()].flatMap((test) => test.diagnostic() ?? []);
+  const testsMs = spannedMs(spans);
   const importMs = d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration;
   const hooksMs = Math.max(0, d.duration - slotWaitMs - testsMs);
   return {
