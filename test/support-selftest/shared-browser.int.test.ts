@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chromiumSkipReason, openChromium } from '../support/browser';
+import { chromiumAvailable, chromiumSkipReason, openChromium } from '../support/browser';
 
 /** The command names of this process's children (Linux /proc). */
 const childCommands = (): string[] =>
@@ -20,7 +20,7 @@ const childCommands = (): string[] =>
     });
 
 describe(`a browser opened in a test run${chromiumSkipReason()}`, () => {
-  it.skipIf(chromiumSkipReason() !== '')(
+  it.skipIf(!chromiumAvailable())(
     'opens a page in the run’s Chromium, launching none of its own',
     async () => {
       expect(process.env.CHROMIUM_ENDPOINT).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\//);
@@ -35,7 +35,7 @@ describe(`a browser opened in a test run${chromiumSkipReason()}`, () => {
     },
   );
 
-  it.skipIf(chromiumSkipReason() !== '')(
+  it.skipIf(!chromiumAvailable())(
     'shares no cookie or storage with another browser opened at the same time',
     async () => {
       const [first, second] = await Promise.all([openChromium(), openChromium()]);

@@ -11,10 +11,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
-import { readOptionalString } from '../../core/env';
+import { readOptionalString, readString } from '../../core/env';
 import { type BufferedFrag, type JudgedStall, judgeStalls, type StallBuffers } from './stall-kinds';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = readString('CHROMIUM_PATH', '/usr/bin/chromium');
 
 export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
 
