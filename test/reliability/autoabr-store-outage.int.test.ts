@@ -43,7 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Never leave the JVM stopped, whatever failed.
-  if (dynamo?.frozen) dynamo.signal('SIGCONT');
+  if (dynamo?.frozen) await dynamo.signal('SIGCONT');
   await abr?.stop();
 });
 
@@ -52,9 +52,7 @@ async function expectUnavailable(r: Request) {
 }
 
 describe('a frozen DynamoDB', () => {
-  beforeAll(() => {
-    dynamo.signal('SIGSTOP');
-  });
+  beforeAll(() => dynamo.signal('SIGSTOP'));
 
   it.each(requests)('$name answers 503 with Retry-After within the configured timeouts', async (r) => {
     await expectUnavailable(r);
@@ -62,9 +60,7 @@ describe('a frozen DynamoDB', () => {
 });
 
 describe('a DynamoDB thawed again', () => {
-  beforeAll(() => {
-    dynamo.signal('SIGCONT');
-  });
+  beforeAll(() => dynamo.signal('SIGCONT'));
 
   it.each(requests)('$name succeeds again', async (r) => {
     await waitFor(
@@ -76,9 +72,7 @@ describe('a DynamoDB thawed again', () => {
 });
 
 describe('a DynamoDB that is gone', () => {
-  beforeAll(() => {
-    dynamo.signal('SIGKILL');
-  });
+  beforeAll(() => dynamo.signal('SIGKILL'));
 
   it.each(requests)('$name answers 503 with Retry-After, not 500', async (r) => {
     await expectUnavailable(r);

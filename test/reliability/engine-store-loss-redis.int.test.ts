@@ -54,7 +54,9 @@ describe(`a channel whose Redis log store is killed for ${OUTAGE_MS / 1000} s${s
       const playback = await createLoopChannel(system, 'redisloss', `${origin.url}/${fixtures.vodA.path}`);
       const before = log.lines.length;
       const run = await playThroughStoreLoss(playback, {
-        kill: () => process.kill(redis.pid, 'SIGKILL'),
+        kill: () => {
+          process.kill(redis.pid, 'SIGKILL');
+        },
         revive: async () => {
           redis = await startRedisServer({ port: redis.port, dir: redisDir });
         },

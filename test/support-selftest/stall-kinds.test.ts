@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   type BufferedFrag,
   isPlayersHaltNote,
+  type JudgedStall,
   judgeStall,
+  playersHaltSeconds,
   type StallBuffers,
   seamAudioHoleHalts,
 } from '../support/stall-kinds';
@@ -150,5 +152,31 @@ describe('halts a seam between two encodes causes', () => {
 
   it('are not a halt of the player without a seam hole before it', () => {
     expect(seamAudioHoleHalts([atJump], [74])).toEqual([]);
+  });
+});
+
+describe("the seconds the player's halts held the playhead", () => {
+  const halt = (atMs: number, stream: boolean): JudgedStall => ({
+    atMs,
+    currentTime: 0,
+    kind: stream ? 'late' : 'starved',
+    stream,
+    detail: '',
+  });
+  const playing = (atMs: number) => ({ atMs, type: 'playing' });
+
+  it("runs from each halt judged the player's to the next playing event", () => {
+    const events = [playing(1000), playing(6000), playing(9500)];
+    expect(playersHaltSeconds([halt(4000, false), halt(9000, false)], events, 20_000)).toBeCloseTo(2.5);
+  });
+
+  it("counts a waiting and its stalled once, and never the stream's halts", () => {
+    const events = [playing(1000), playing(7000), playing(12_000)];
+    const halts = [halt(4000, false), halt(4100, false), halt(10_000, true)];
+    expect(playersHaltSeconds(halts, events, 20_000)).toBeCloseTo(3);
+  });
+
+  it('runs to the end of the play when playback never resumed', () => {
+    expect(playersHaltSeconds([halt(15_000, false)], [playing(1000)], 20_000)).toBeCloseTo(5);
   });
 });

@@ -12,7 +12,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { readOptionalString, readString } from '../../core/env';
-import { type BufferedFrag, type JudgedStall, judgeStalls, type StallBuffers } from './stall-kinds';
+import {
+  type BufferedFrag,
+  type JudgedStall,
+  judgeStalls,
+  playersHaltSeconds,
+  type StallBuffers,
+} from './stall-kinds';
 
 export const CHROMIUM_PATH = readString('CHROMIUM_PATH', '/usr/bin/chromium');
 
@@ -168,6 +174,8 @@ export interface BrowserPlayback {
   currentTimeEnd: number;
   /** currentTimeEnd - currentTimeStart. */
   playedSeconds: number;
+  /** Seconds the playhead stood still in halts judged the player's (`playersHaltSeconds`). */
+  playersHaltSeconds: number;
   /** Wall-clock seconds from the first 'playing' to the last sample. */
   wallSeconds: number;
   /** Quality changes after the first level was chosen. */
@@ -211,6 +219,7 @@ export function summarizePlayback(raw: RawBrowserReport): BrowserPlayback {
     currentTimeStart,
     currentTimeEnd,
     playedSeconds: currentTimeEnd - currentTimeStart,
+    playersHaltSeconds: playersHaltSeconds(judgedStalls, raw.mediaEvents, last?.atMs ?? 0),
     wallSeconds: started && last ? Math.max(0, last.atMs - playingAt) / 1000 : 0,
     levelSwitches,
     discontinuitiesCrossed,

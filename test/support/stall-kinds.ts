@@ -120,6 +120,34 @@ export const describeStalls = (stalls: readonly JudgedStall[]): string =>
     .map((s) => `${(s.atMs / 1000).toFixed(1)}s @${s.currentTime.toFixed(3)} ${s.kind}: ${s.detail}`)
     .join('\n');
 
+/** A media element event the page recorded ('playing', 'waiting', ...), on the halts' clock. */
+interface MediaEventAt {
+  atMs: number;
+  type: string;
+}
+
+/**
+ * Seconds the playhead stood still in halts judged the player's: from each such halt to the next
+ * 'playing' (or `endMs`, when playback never resumed), halts that overlap (a 'waiting' and its
+ * 'stalled') counted once. A busy machine that fetched, appended or decoded late held the playhead
+ * then, not the stream, so a check of the seconds played forgives these and nothing else.
+ */
+export function playersHaltSeconds(
+  stalls: readonly JudgedStall[],
+  events: readonly MediaEventAt[],
+  endMs: number,
+): number {
+  let haltedMs = 0;
+  let countedTo = Number.NEGATIVE_INFINITY;
+  for (const stall of stalls.filter((s) => !s.stream).sort((a, b) => a.atMs - b.atMs)) {
+    const resumedAt = events.find((e) => e.type === 'playing' && e.atMs >= stall.atMs)?.atMs ?? endMs;
+    const from = Math.max(stall.atMs, countedTo);
+    if (resumedAt > from) haltedMs += resumedAt - from;
+    countedTo = Math.max(countedTo, resumedAt);
+  }
+  return haltedMs / 1000;
+}
+
 /** hls.js's errors that only report a halt: a stalled buffer, a nudge past a stall. */
 const HALT_NOTES = new Set(['bufferStalledError', 'bufferNudgeOnStall']);
 /** How far apart (page ms) hls.js's note and the media element's halt may be. */

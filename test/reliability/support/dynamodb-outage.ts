@@ -3,7 +3,8 @@
  * them, a switch over the suite's own DynamoDB Local JVM, and the answer every request must give.
  */
 import { expect } from 'vitest';
-import { childProcessWith } from './process';
+import { waitFor } from '../../../core/wait-for';
+import { childProcessWith, processState } from './process';
 import type { Answer } from './raw-http';
 
 export const OUTAGE_TIMEOUTS = {
@@ -13,6 +14,13 @@ export const OUTAGE_TIMEOUTS = {
 };
 /** Every attempt timing out, the SDK's backoff between them, and room for a loaded machine. */
 export const OUTAGE_BUDGET_MS = 2 * 1000 + 2500;
+
+/** Each signal's effect, read from the process's state letter (undefined: gone). */
+const SIGNALLED: Record<'SIGSTOP' | 'SIGCONT' | 'SIGKILL', (state: string | undefined) => boolean> = {
+  SIGSTOP: (state) => state === 'T',
+  SIGCONT: (state) => state !== undefined && state !== 'T',
+  SIGKILL: (state) => state === undefined || state === 'Z',
+};
 
 /** The DynamoDB Local this test process started, found by its port (e.g. system.urls.dynamodb). */
 export class DynamoDbSwitch {
@@ -27,9 +35,19 @@ export class DynamoDbSwitch {
     this.pid = pid;
   }
 
-  signal(name: 'SIGSTOP' | 'SIGCONT' | 'SIGKILL'): void {
+  /**
+   * Sends the signal and resolves once it took effect (the JVM stopped, running again, or gone), so no
+   * request a test sends next can reach a JVM the signal has not yet reached.
+   */
+  async signal(name: 'SIGSTOP' | 'SIGCONT' | 'SIGKILL'): Promise<void> {
     process.kill(this.pid, name);
     this.frozen = name === 'SIGSTOP';
+    const done = SIGNALLED[name];
+    await waitFor(
+      () => processState(this.pid),
+      (state) => done(state),
+      { timeoutMs: 10_000, intervalMs: 20, what: `DynamoDB Local (pid ${this.pid}) to take ${name}` },
+    );
   }
 }
 

@@ -24,3 +24,16 @@ export function childProcessWith(args: readonly string[]): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * The process's state letter from /proc (R running, S sleeping, T stopped, Z zombie, ...); undefined
+ * once it is gone.
+ */
+export function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}

@@ -28,7 +28,8 @@ const PLAYED_AFTER_MS = 30_000;
 
 /** The store under test: killed with SIGKILL, then started again on the same port and data. */
 export interface KillableStore {
-  kill(): void;
+  /** Resolves once the store is gone (or at once, when the kill is synchronous). */
+  kill(): void | Promise<void>;
   revive(): Promise<void>;
 }
 
@@ -61,7 +62,7 @@ export async function playThroughStoreLoss(playback: string, store: KillableStor
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const outage = async () => {
     await pause(OUTAGE_STARTS_AFTER_MS);
-    store.kill();
+    await store.kill();
     await pause(OUTAGE_MS);
     await store.revive();
   };
