@@ -2,8 +2,10 @@
  * At most a few real-time suites at once, across the run's worker processes. A real-time suite plays
  * or waits on the wall clock (hls.js in Chromium, an ffmpeg live source, an outage) and asserts on what
  * it saw in time; each keeps about a third of a core busy. Six at once on two cores starved them (late
- * switches, stalls, timed-out reloads) while the machine was 100 % busy for the whole run; three at
- * once, beside three files that compute, passed.
+ * switches, stalls, timed-out reloads) while the machine was 100 % busy for the whole run. Three at
+ * once passed but left the run waiting on them with the cores 68 % busy (vitest 565 s, their floor
+ * 561 s); four at once passed in 443 s (83 % busy), and in 491 s with half a core taken by a burner
+ * (96 % busy): 2026-11-29, a local full run each.
  *
  * A slot is a file `slot-<n>.pid` in the run's folder holding its holder's pid, linked into place (one
  * taker wins), so a slot whose holder died without giving it back is taken back.
@@ -13,10 +15,10 @@ import { join } from 'node:path';
 import { isAlive } from '../../../core/process/is-alive.ts';
 import { waitFor } from '../../../core/wait-for.ts';
 
-/** The most real-time suites at once: `ONAIR_TEST_REAL_TIME_SLOTS` (1–16), 3 by default. */
+/** The most real-time suites at once: `ONAIR_TEST_REAL_TIME_SLOTS` (1–16), 4 by default. */
 export function realTimeSlotCount(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.ONAIR_TEST_REAL_TIME_SLOTS;
-  if (raw === undefined || raw === '') return 3;
+  if (raw === undefined || raw === '') return 4;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 16)
     throw new Error(`ONAIR_TEST_REAL_TIME_SLOTS must be a whole number from 1 to 16, got "${raw}"`);
