@@ -49,6 +49,7 @@ import {
   type StoreKind,
 } from './bench/shared-store/shared-store';
 import { containerNodeFlags } from './bench/v8/container-flags';
+import { GcTrace, markCompactSeconds } from './bench/v8/gc-trace';
 import { runWrk, writePaths, wrkAvailable } from './bench/wrk';
 
 const { values: opts } = parseArgs({
@@ -118,9 +119,12 @@ async function measureEngine(
   const nodeFlags = ['--expose-gc', ...ENGINE_NODE_FLAGS];
   if (opts.profile) await mkdir(PROFILE_DIR, { recursive: true });
   if (opts.profile) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`);
+  // The engine's collections over the idle window (its other output goes on to stderr, as before).
+  const gc = new GcTrace(process.stderr);
   const engine = await forkTs<EngineProcessInfo>(bundles.engine, [], {
     nodeFlags,
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', BENCH_STATIC_DIR: STATIC_DIR },
+    stdout: gc.stream,
   });
   pinProcess(engine.pid, ENGINE_CORE);
   try {
@@ -140,8 +144,10 @@ async function measureEngine(
     const captured = await ceiling.call<CaptureSummary>('capture', { port: engine.info.port, pathsFile });
 
     progress(`${channels} channels: idle for ${IDLE_SECONDS} s`);
+    await engine.call('traceGc', { on: true });
     const idleFromMs = Date.now();
     const idleCpu = await sampleCpu(engine.pid, IDLE_SECONDS);
+    await engine.call('traceGc', { on: false });
     const [idleActivity] = await engine.call<Array<{ appended: number; started: number }>>('activity', {
       fromMs: idleFromMs,
       bucketMs: Date.now() - idleFromMs,
@@ -168,7 +174,12 @@ async function measureEngine(
       perChannel: perChannelMemory(one, idle, channels),
       perChannelAfterLoad: perChannelMemory(one, afterLoad, channels),
       tailItems: { steady: steadyItems, idle: idleItems, afterLoad: afterLoadItems },
-      idle: { ...idleCpu, appended: idleActivity?.appended ?? 0, started: idleActivity?.started ?? 0 },
+      idle: {
+        ...idleCpu,
+        appended: idleActivity?.appended ?? 0,
+        started: idleActivity?.started ?? 0,
+        markCompactSeconds: markCompactSeconds(gc.events, idleFromMs, idleCpu.perSecondPct.length),
+      },
       realTime: realTimeFigures(edgesBefore, edgesAfter),
       problems,
     };

@@ -4,6 +4,7 @@
  * in this process (loaded once: parsed VODs are shared), and commands to measure it from inside.
  */
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Engine } from '../../engine-container/src/engine';
 import { hasLeases } from '../../engine-container/src/playout/log-store';
 import { storeFromUrl } from '../../engine-container/src/stores/store-from-url';
@@ -96,6 +97,9 @@ async function main(): Promise<void> {
     },
     lagStart: ({ overMs }: { overMs: number }) => lag.start(overMs),
     lagStop: () => lag.stop(),
+    // One line per collection on stdout while on (the parent's GcTrace reads them): the idle window's
+    // collections, without the load's thousands of lines.
+    traceGc: ({ on }: { on: boolean }) => setFlagsFromString(on ? '--trace-gc-nvp' : '--no-trace-gc-nvp'),
     meterStart: () => meter.start(),
     meterStop: () => meter.stop(),
     activity: ({ fromMs, bucketMs, buckets }: { fromMs: number; bucketMs: number; buckets: number }) => {

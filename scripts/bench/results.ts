@@ -46,8 +46,11 @@ export interface ChannelsRun {
   perChannelAfterLoad: { rssMB: number; heapMB: number };
   /** Average log items per channel when memory was measured. */
   tailItems: { steady: number; idle: number; afterLoad: number };
-  /** The engine's CPU with no requests, per second over at least one full VOD cycle. */
-  idle: CpuSeconds & { appended: number; started: number };
+  /**
+   * The engine's CPU with no requests, per second over at least one full VOD cycle, and the seconds a
+   * mark-compact's CPU may fall in (`markCompactSeconds`, v8/gc-trace.ts).
+   */
+  idle: CpuSeconds & { appended: number; started: number; markCompactSeconds: number[] };
   realTime: RealTimeFigures;
   problems: { vodErrors: number; slates: number };
 }

@@ -20,13 +20,25 @@ export interface GcSpan extends GcTotals {
   byKind: Record<string, number>;
 }
 
+/** One collection: when its line arrived (the end of its pause, to a pipe's delay), its kind and pause. */
+export interface GcEvent {
+  atMs: number;
+  kind: string;
+  pauseMs: number;
+}
+
 export class GcTrace {
   readonly totals: GcTotals = { allocatedBytes: 0, pauseMs: 0, collections: 0 };
+  /** Every collection, in order. */
+  readonly events: GcEvent[] = [];
   private longest = { pauseMs: 0, kind: '' };
   private byKind: Record<string, number> = {};
   private rest = '';
 
-  /** Give this as the child's stdout (ForkOptions.stdout): other lines are dropped. */
+  /** `others`: where the child's other lines go (dropped when absent). */
+  constructor(private readonly others?: NodeJS.WritableStream) {}
+
+  /** Give this as the child's stdout (ForkOptions.stdout). */
   readonly stream = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
       const lines = (this.rest + chunk.toString()).split('\n');
@@ -38,13 +50,17 @@ export class GcTrace {
 
   private take(line: string): void {
     const pause = /\bpause=([\d.]+)/.exec(line);
-    if (!pause) return;
+    if (!pause) {
+      this.others?.write(`${line}\n`);
+      return;
+    }
     const ms = Number(pause[1]);
     this.totals.collections++;
     this.totals.pauseMs += ms;
     this.totals.allocatedBytes += Number(/\ballocated=(\d+)/.exec(line)?.[1] ?? 0);
     const kind = /\bgc=(\w+)/.exec(line)?.[1] ?? '?';
     this.byKind[kind] = (this.byKind[kind] ?? 0) + 1;
+    this.events.push({ atMs: Date.now(), kind, pauseMs: ms });
     if (ms > this.longest.pauseMs) this.longest = { pauseMs: ms, kind };
   }
 
@@ -66,4 +82,18 @@ export class GcTrace {
       byKind: { ...this.byKind },
     };
   }
+}
+
+/**
+ * The seconds of a window (0 its first) that a mark-compact's CPU may fall in: the second it ended in
+ * and the one before, since V8 marks concurrently for up to a second or so before the final pause.
+ */
+export function markCompactSeconds(events: readonly GcEvent[], fromMs: number, seconds: number): number[] {
+  const marked = new Set<number>();
+  for (const e of events) {
+    if (e.kind !== 'mc' || e.atMs < fromMs) continue;
+    const second = Math.floor((e.atMs - fromMs) / 1000);
+    for (const s of [second - 1, second]) if (s >= 0 && s < seconds) marked.add(s);
+  }
+  return [...marked].sort((a, b) => a - b);
 }
