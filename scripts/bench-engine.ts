@@ -49,7 +49,7 @@ import {
   type StoreKind,
 } from './bench/shared-store/shared-store';
 import { containerNodeFlags } from './bench/v8/container-flags';
-import { GcTrace, markCompactSeconds } from './bench/v8/gc-trace';
+import { collectionsByKind, GcTrace, markCompactSeconds } from './bench/v8/gc-trace';
 import { runWrk, writePaths, wrkAvailable } from './bench/wrk';
 
 const { values: opts } = parseArgs({
@@ -178,6 +178,11 @@ async function measureEngine(
         ...idleCpu,
         appended: idleActivity?.appended ?? 0,
         started: idleActivity?.started ?? 0,
+        collections: collectionsByKind(
+          gc.events,
+          idleFromMs,
+          idleFromMs + idleCpu.perSecondPct.length * 1000,
+        ),
         markCompactSeconds: markCompactSeconds(gc.events, idleFromMs, idleCpu.perSecondPct.length),
       },
       realTime: realTimeFigures(edgesBefore, edgesAfter),

@@ -78,9 +78,11 @@ function servingChecks(r: ChannelsRun): TargetCheck[] {
 function describeMarkCompacts(idle: ChannelsRun['idle']): string {
   const marked = idle.markCompactSeconds as number[] | undefined;
   if (!marked) return 'collections not traced';
-  if (marked.length === 0) return 'no mark-compact';
+  const kinds = Object.entries(idle.collections ?? {}).map(([kind, n]) => `${n} ${kind}`);
+  const collections = `collections ${kinds.join(', ') || 'none'}`;
+  if (marked.length === 0) return `${collections}, no mark-compact`;
   const outside = idle.perSecondPct.filter((_, second) => !marked.includes(second));
-  return `a mark-compact in seconds ${marked.join(', ')}, worst second outside them ${f(Math.max(0, ...outside), 0)} %`;
+  return `${collections}, a mark-compact in seconds ${marked.join(', ')}, worst second outside them ${f(Math.max(0, ...outside), 0)} %`;
 }
 
 export function checkTargets(results: BenchResults): TargetCheck[] {

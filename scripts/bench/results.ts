@@ -47,10 +47,15 @@ export interface ChannelsRun {
   /** Average log items per channel when memory was measured. */
   tailItems: { steady: number; idle: number; afterLoad: number };
   /**
-   * The engine's CPU with no requests, per second over at least one full VOD cycle, and the seconds a
-   * mark-compact's CPU may fall in (`markCompactSeconds`, v8/gc-trace.ts).
+   * The engine's CPU with no requests, per second over at least one full VOD cycle, its collections
+   * per kind, and the seconds a mark-compact's CPU may fall in (`markCompactSeconds`, v8/gc-trace.ts).
    */
-  idle: CpuSeconds & { appended: number; started: number; markCompactSeconds: number[] };
+  idle: CpuSeconds & {
+    appended: number;
+    started: number;
+    collections: Record<string, number>;
+    markCompactSeconds: number[];
+  };
   realTime: RealTimeFigures;
   problems: { vodErrors: number; slates: number };
 }

@@ -1,7 +1,12 @@
 /** The benchmark's reading of V8's `--trace-gc-nvp` lines (scripts/bench/v8/gc-trace.ts). */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type GcEvent, GcTrace, markCompactSeconds } from '../../scripts/bench/v8/gc-trace';
+import {
+  collectionsByKind,
+  type GcEvent,
+  GcTrace,
+  markCompactSeconds,
+} from '../../scripts/bench/v8/gc-trace';
 
 const line = (kind: string, pause: number) =>
   `[1:0x1]      68 ms: pause=${pause} mutator=6.0 gc=${kind} reduce_memory=0 allocated=1000\n`;
@@ -37,5 +42,17 @@ describe('the seconds of a window a mark-compact falls in', () => {
 
   it('name a second once when two collections share it', () => {
     expect(markCompactSeconds([at(1200), at(1800), at(2100)], 1000, 25)).toEqual([0, 1]);
+  });
+});
+
+describe('the collections of a window', () => {
+  it('are counted by kind, those that ended in it only', () => {
+    const events: GcEvent[] = [
+      { atMs: 900, kind: 's', pauseMs: 1 },
+      { atMs: 1000, kind: 's', pauseMs: 1 },
+      { atMs: 5000, kind: 'mc', pauseMs: 9 },
+      { atMs: 26_000, kind: 's', pauseMs: 1 },
+    ];
+    expect(collectionsByKind(events, 1000, 26_000)).toEqual({ s: 1, mc: 1 });
   });
 });

@@ -97,3 +97,14 @@ export function markCompactSeconds(events: readonly GcEvent[], fromMs: number, s
   }
   return [...marked].sort((a, b) => a - b);
 }
+
+/** Collections per kind (s scavenge, mc mark-compact, ...) that ended in [fromMs, toMs). */
+export function collectionsByKind(
+  events: readonly GcEvent[],
+  fromMs: number,
+  toMs: number,
+): Record<string, number> {
+  const byKind: Record<string, number> = {};
+  for (const e of events) if (e.atMs >= fromMs && e.atMs < toMs) byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
+  return byKind;
+}
