@@ -277,8 +277,8 @@ export function formatReport(results: BenchResults, checks: readonly TargetCheck
       `${int(r.channels)} channels: memory ${f(r.perChannel.rssMB, 4)} MB RSS / ${f(r.perChannel.heapMB, 4)} MB heap per channel ` +
         `idle, at ${f(r.tailItems.idle)} log items each (${f(r.tailItems.steady)} 1 s after creation; ${f(r.perChannelAfterLoad.rssMB, 4)} / ${f(r.perChannelAfterLoad.heapMB, 4)} MB after the load, ` +
         `${f(r.tailItems.afterLoad)} items); idle CPU per second ${r.idle.perSecondPct.map((x) => f(x, 0)).join(' ')} % ` +
-        `(${describeMarkCompacts(r.idle)}) ` +
-        `(${int(r.idle.appended)} appends, ${int(r.idle.started)} VOD starts); errors ${int(r.engine.errors)}, ` +
+        `(${describeMarkCompacts(r.idle)}; ${int(r.idle.appended)} appends, ${int(r.idle.started)} VOD starts); ` +
+        `errors ${int(r.engine.errors)}, ` +
         `VOD errors ${int(r.problems.vodErrors)}, slates ${int(r.problems.slates)}`,
     );
   }
