@@ -2,10 +2,11 @@
  * At most a few real-time suites at once, across the run's worker processes. A real-time suite plays
  * or waits on the wall clock (hls.js in Chromium, an ffmpeg live source, an outage) and asserts on what
  * it saw in time; each keeps about a third of a core busy. Six at once on two cores starved them (late
- * switches, stalls, timed-out reloads) while the machine was 100 % busy for the whole run. Three at
- * once passed but left the run waiting on them with the cores 68 % busy (vitest 565 s, their floor
- * 561 s); four at once passed in 443 s (83 % busy), and in 491 s with half a core taken by a burner
- * (96 % busy): 2026-11-29, a local full run each.
+ * switches, stalls, timed-out reloads) while the machine was 100 % busy for the whole run, before the
+ * players judged their halts and one Chromium served every play. Three at once passed but left the
+ * run waiting on them with the cores 68 % busy (vitest 565 s, their floor 561 s); four passed in 443 s
+ * (83 % busy); five in 394 s (85 %), in 411 s with half a core taken by a busy loop (93 %) and in 427 s
+ * with nearly a whole core taken (98 %): 2026-11-29, a local full run each, every file passing.
  *
  * A slot is a file `slot-<n>.pid` in the run's folder holding its holder's pid, linked into place (one
  * taker wins), so a slot whose holder died without giving it back is taken back.
@@ -15,10 +16,10 @@ import { join } from 'node:path';
 import { isAlive } from '../../../core/process/is-alive.ts';
 import { waitFor } from '../../../core/wait-for.ts';
 
-/** The most real-time suites at once: `ONAIR_TEST_REAL_TIME_SLOTS` (1–16), 4 by default. */
+/** The most real-time suites at once: `ONAIR_TEST_REAL_TIME_SLOTS` (1–16), 5 by default. */
 export function realTimeSlotCount(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.ONAIR_TEST_REAL_TIME_SLOTS;
-  if (raw === undefined || raw === '') return 4;
+  if (raw === undefined || raw === '') return 5;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 16)
     throw new Error(`ONAIR_TEST_REAL_TIME_SLOTS must be a whole number from 1 to 16, got "${raw}"`);
