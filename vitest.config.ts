@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     pool: 'forks',
     fileParallelism: true,
-    // Six on two cores: at most five are real-time suites (players, live sources, an outage: each waits
+    // Six on two cores: at most four are real-time suites (players, live sources, an outage: each waits
     // far more than it computes, about a third of a core) and the others compute
     // (test/support/run/real-time-slots.ts). Six real-time suites at once starved them on a 2-core
     // machine busy for the whole run.

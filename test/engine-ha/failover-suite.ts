@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../support/browser';
+import { describeStalls } from '../support/stall-kinds';
 import { FailoverScenario, RELOADS, type ScenarioResult } from './support/failover-scenario';
 import type { HaStore } from './support/ha-stores';
 
@@ -69,14 +70,22 @@ export function failoverSuite(name: string, startStore: () => Promise<HaStore>, 
       expect(calls.length).toBe(vodIds.length + slates.length + 1);
     });
 
-    it.skipIf(!withBrowser)('play in hls.js through the proxy without a stall across the holder kill', () => {
-      const play = run.browser!;
-      const holderKill = scenario.kills[0]!.atMs;
-      expect(holderKill).toBeGreaterThan(play.fromMs);
-      expect(holderKill).toBeLessThan(play.toMs);
-      expect(play.fatalErrors).toEqual([]);
-      expect(play.stalls).toBe(0);
-      expect(play.playedSeconds).toBeGreaterThanOrEqual(40);
-    });
+    // Each halt judged as the other players' suites judge them (test/support/stall-kinds.ts): a hole, or a
+    // fragment the survivors published after the player needed it, is the failover's; a fragment
+    // published in time but fetched or appended late on a busy machine is the player's, printed only.
+    it.skipIf(!withBrowser)(
+      'play in hls.js through the proxy without a stream stall across the holder kill',
+      () => {
+        const play = run.browser!;
+        const holderKill = scenario.kills[0]!.atMs;
+        expect(holderKill).toBeGreaterThan(play.fromMs);
+        expect(holderKill).toBeLessThan(play.toMs);
+        expect(play.fatalErrors).toEqual([]);
+        if (play.judgedStalls.length) console.log(`halts:\n${describeStalls(play.judgedStalls)}`);
+        expect(play.streamStalls, describeStalls(play.streamStalls)).toEqual([]);
+        expect(play.judgedStalls.length).toBeGreaterThanOrEqual(play.stalls);
+        expect(play.playedSeconds).toBeGreaterThanOrEqual(40);
+      },
+    );
   });
 }

@@ -54,8 +54,8 @@ describe('real-time slots', () => {
     expect(readFileSync(join(dir, 'slot-0.pid'), 'utf8')).toBe(String(process.pid));
   });
 
-  it('is five by default, and a count out of 1–16 is refused', () => {
-    expect(realTimeSlotCount({})).toBe(5);
+  it('is four by default, and a count out of 1–16 is refused', () => {
+    expect(realTimeSlotCount({})).toBe(4);
     expect(realTimeSlotCount({ ONAIR_TEST_REAL_TIME_SLOTS: '2' })).toBe(2);
     expect(() => realTimeSlotCount({ ONAIR_TEST_REAL_TIME_SLOTS: '0' })).toThrow(/1 to 16/);
     expect(() => realTimeSlotCount({ ONAIR_TEST_REAL_TIME_SLOTS: 'many' })).toThrow(/1 to 16/);
