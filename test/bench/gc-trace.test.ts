@@ -56,3 +56,21 @@ describe('the collections of a window', () => {
     expect(collectionsByKind(events, 1000, 26_000)).toEqual({ s: 1, mc: 1 });
   });
 });
+
+describe('a span of collections', () => {
+  it('holds only what came after its mark: the totals, the kinds and the longest pause', async () => {
+    const trace = new GcTrace();
+    const feed = (text: string) => new Promise<void>((resolve) => trace.stream.write(text, () => resolve()));
+    await feed(line('mc', 40));
+    const before = trace.mark();
+    await feed(`${line('s', 2)}${line('mc', 9)}${line('s', 1)}`);
+    expect(trace.since(before)).toEqual({
+      allocatedBytes: 3000,
+      pauseMs: 12,
+      collections: 3,
+      longestPauseMs: 9,
+      longestKind: 'mc',
+      byKind: { s: 2, mc: 1 },
+    });
+  });
+});

@@ -27,12 +27,15 @@ export interface GcEvent {
   pauseMs: number;
 }
 
+/** Where a span starts (what mark() returned): the totals then and how many collections there were. */
+export interface GcMark extends GcTotals {
+  eventCount: number;
+}
+
 export class GcTrace {
   readonly totals: GcTotals = { allocatedBytes: 0, pauseMs: 0, collections: 0 };
-  /** Every collection, in order. */
+  /** Every collection, in order: a span's longest pause and its kinds are read from these. */
   readonly events: GcEvent[] = [];
-  private longest = { pauseMs: 0, kind: '' };
-  private byKind: Record<string, number> = {};
   private rest = '';
 
   /** `others`: where the child's other lines go (dropped when absent). */
@@ -58,31 +61,34 @@ export class GcTrace {
     this.totals.collections++;
     this.totals.pauseMs += ms;
     this.totals.allocatedBytes += Number(/\ballocated=(\d+)/.exec(line)?.[1] ?? 0);
-    const kind = /\bgc=(\w+)/.exec(line)?.[1] ?? '?';
-    this.byKind[kind] = (this.byKind[kind] ?? 0) + 1;
-    this.events.push({ atMs: Date.now(), kind, pauseMs: ms });
-    if (ms > this.longest.pauseMs) this.longest = { pauseMs: ms, kind };
+    this.events.push({ atMs: Date.now(), kind: /\bgc=(\w+)/.exec(line)?.[1] ?? '?', pauseMs: ms });
   }
 
   /** Starts a span: the totals now, for since(). */
-  mark(): GcTotals {
-    this.longest = { pauseMs: 0, kind: '' };
-    this.byKind = {};
-    return { ...this.totals };
+  mark(): GcMark {
+    return { ...this.totals, eventCount: this.events.length };
   }
 
   /** The span since `before` (what mark() returned). */
-  since(before: GcTotals): GcSpan {
+  since(before: GcMark): GcSpan {
+    const span = this.events.slice(before.eventCount);
+    const longest = span.reduce((a, e) => (e.pauseMs > a.pauseMs ? e : a), { pauseMs: 0, kind: '' });
     return {
       allocatedBytes: this.totals.allocatedBytes - before.allocatedBytes,
       pauseMs: this.totals.pauseMs - before.pauseMs,
       collections: this.totals.collections - before.collections,
-      longestPauseMs: this.longest.pauseMs,
-      longestKind: this.longest.kind,
-      byKind: { ...this.byKind },
+      longestPauseMs: longest.pauseMs,
+      longestKind: longest.kind,
+      byKind: countByKind(span),
     };
   }
 }
+
+const countByKind = (events: readonly GcEvent[]): Record<string, number> => {
+  const byKind: Record<string, number> = {};
+  for (const e of events) byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
+  return byKind;
+};
 
 /**
  * The seconds of a window (0 its first) that a mark-compact's CPU may fall in: the second it ended in
@@ -99,12 +105,8 @@ export function markCompactSeconds(events: readonly GcEvent[], fromMs: number, s
 }
 
 /** Collections per kind (s scavenge, mc mark-compact, ...) that ended in [fromMs, toMs). */
-export function collectionsByKind(
+export const collectionsByKind = (
   events: readonly GcEvent[],
   fromMs: number,
   toMs: number,
-): Record<string, number> {
-  const byKind: Record<string, number> = {};
-  for (const e of events) if (e.atMs >= fromMs && e.atMs < toMs) byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
-  return byKind;
-}
+): Record<string, number> => countByKind(events.filter((e) => e.atMs >= fromMs && e.atMs < toMs));
