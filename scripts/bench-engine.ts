@@ -13,8 +13,9 @@
  *     the engine, twice right after the engine's process has ended (the machine may be shared);
  *   - a fresh engine process (node --expose-gc) with N Loop channels of the 12 s demo VOD, created at
  *     once: the time until every channel has rendered its first playlist;
- *   - idle CPU per second, read from /proc, for at least one full VOD cycle (every channel changes VOD),
- *     then memory after forced GC (idle: per channel, from 1 to N channels, / (N - 1)), also printed as
+ *   - CPU per second until every channel has planned past its start-up (channels created at once plan
+ *     their first batches together: a wave, printed on its own), then idle CPU per second, read from
+ *     /proc, for at least one full VOD cycle (every channel changes VOD), then memory after forced GC (idle: per channel, from 1 to N channels, / (N - 1)), also printed as
  *     read 1 s after the channels were created;
  *   - load: wrk, round-robin over the N media playlist URLs; the live edge against the clock.
  * Servers are pinned to --engine-core, wrk to --load-core: each has a core of its own, and wrk's own CPU
@@ -33,7 +34,7 @@ import { mediaPlaylistPath } from './bench/channel-paths';
 import { simulateDrift } from './bench/drift-sim';
 import type { EdgeSample, EngineProcessInfo } from './bench/engine-process';
 import { type Child, forkTs } from './bench/ipc';
-import { cpuSeconds, machineLoad, pinProcess, sampleCpu } from './bench/pin';
+import { cpuSeconds, machineLoad, pinProcess, sampleCpu, sampleCpuWhile } from './bench/pin';
 import type { MemorySnapshot } from './bench/process-meter';
 import { checkTargets, formatReport } from './bench/report';
 import {
@@ -80,6 +81,8 @@ const SIM_HOURS = Number(opts['sim-hours']);
 const ENGINE_CORE = opts['engine-core'];
 const LOAD_CORE = opts['load-core'];
 const WARMUP_S = 2;
+/** The longest the first planning after creation is waited for before the idle window starts anyway. */
+const FIRST_PLANNING_MAX_S = 90;
 /** The container's own flags (its Dockerfile's CMD), then any tried with --engine-node-flags. */
 const ENGINE_NODE_FLAGS = [...containerNodeFlags(), ...opts['engine-node-flags'].split(',').filter(Boolean)];
 
@@ -143,6 +146,15 @@ async function measureEngine(
     progress(`${channels} channels: capturing every playlist for the ceiling`);
     const captured = await ceiling.call<CaptureSummary>('capture', { port: engine.info.port, pathsFile });
 
+    // Channels created at once plan their first batch within one item of their start-up, all together:
+    // a wave that a running engine meets once, not its idle cost. It is measured on its own, and idle
+    // is read after it.
+    progress(`${channels} channels: until every one has planned past its start-up`);
+    let replanned = 0;
+    const firstPlanning = await sampleCpuWhile(engine.pid, async (sampled) => {
+      replanned = await engine.call<number>('replanned');
+      return replanned < channels && sampled < FIRST_PLANNING_MAX_S;
+    });
     progress(`${channels} channels: idle for ${IDLE_SECONDS} s`);
     await engine.call('traceGc', { on: true });
     const idleFromMs = Date.now();
@@ -174,6 +186,7 @@ async function measureEngine(
       perChannel: perChannelMemory(one, idle, channels),
       perChannelAfterLoad: perChannelMemory(one, afterLoad, channels),
       tailItems: { steady: steadyItems, idle: idleItems, afterLoad: afterLoadItems },
+      firstPlanning: { ...firstPlanning, replanned },
       idle: {
         ...idleCpu,
         appended: idleActivity?.appended ?? 0,

@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Engine } from '../../engine-container/src/engine';
+import { logEndMs } from '../../engine-container/src/playout/append';
 import { hasLeases } from '../../engine-container/src/playout/log-store';
 import { storeFromUrl } from '../../engine-container/src/stores/store-from-url';
 import { startStaticServer } from '../../test/support/static-server';
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
   const meter = new CpuMeter();
   const lag = new LoopLag();
   let channels = 0;
+  /** Each channel's log end when addChannels returned: what it planned at start-up. */
+  let startUpEnds: number[] = [];
 
   const playlistOf = (n: number) => {
     const runtime = core.channel(channelId(n));
@@ -93,7 +96,9 @@ async function main(): Promise<void> {
         core.upsertChannel({ id: channelId(channels), name: `Loop ${channels}` });
       await core.advanceAll();
       for (let n = 0; n < channels; n++) await playlistOf(n).playlists.mediaPlaylist('v0');
-      return { channels, ms: performance.now() - t0 };
+      const ms = performance.now() - t0;
+      startUpEnds = Array.from({ length: channels }, (_, n) => logEndMs(playlistOf(n).playout.tail.items));
+      return { channels, ms };
     },
     lagStart: ({ overMs }: { overMs: number }) => lag.start(overMs),
     lagStop: () => lag.stop(),
@@ -116,6 +121,11 @@ async function main(): Promise<void> {
       return out;
     },
     problems: () => problems,
+    /**
+     * Channels whose log has grown past what they planned at start-up: once every one has, the planning
+     * wave of channels created at once is over (their first planning comes due within one item of it).
+     */
+    replanned: () => startUpEnds.filter((end, n) => logEndMs(playlistOf(n).playout.tail.items) > end).length,
     /** Store requests so far (shared-store mode; zeros otherwise). */
     storeOps: () => ({ ...(store?.ops ?? {}) }),
     /** Average playout log items held per channel (the tail grows to its steady size in ~2 minutes). */

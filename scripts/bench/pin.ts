@@ -29,11 +29,22 @@ export interface CpuSeconds {
 }
 
 /** Samples a process's CPU once a second for `seconds` (resolution: one clock tick, 10 ms). */
-export async function sampleCpu(pid: number, seconds: number): Promise<CpuSeconds> {
+export function sampleCpu(pid: number, seconds: number): Promise<CpuSeconds> {
+  return sampleCpuWhile(pid, (sampled) => sampled < seconds);
+}
+
+/**
+ * Samples a process's CPU once a second for as long as `more` (asked before each second with the seconds
+ * sampled so far) says so.
+ */
+export async function sampleCpuWhile(
+  pid: number,
+  more: (sampled: number) => boolean | Promise<boolean>,
+): Promise<CpuSeconds> {
   const perSecondPct: number[] = [];
   const first = { cpu: cpuSeconds(pid), at: performance.now() };
   let last = first;
-  for (let s = 0; s < seconds; s++) {
+  for (let s = 0; await more(s); s++) {
     // Until the next whole second from the start: a timer that fires early waits again, so no sample
     // covers a sliver of a second (one clock tick over 1 ms would read as 1,000 %).
     const due = first.at + (s + 1) * 1000;
@@ -43,8 +54,8 @@ export async function sampleCpu(pid: number, seconds: number): Promise<CpuSecond
     last = now;
   }
   return {
-    avgPct: ((last.cpu - first.cpu) / ((last.at - first.at) / 1000)) * 100,
-    worstSecondPct: Math.max(...perSecondPct),
+    avgPct: ((last.cpu - first.cpu) / Math.max(1e-9, (last.at - first.at) / 1000)) * 100,
+    worstSecondPct: Math.max(0, ...perSecondPct),
     perSecondPct,
   };
 }

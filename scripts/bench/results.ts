@@ -47,7 +47,13 @@ export interface ChannelsRun {
   /** Average log items per channel when memory was measured. */
   tailItems: { steady: number; idle: number; afterLoad: number };
   /**
-   * The engine's CPU with no requests, per second over at least one full VOD cycle, its collections
+   * The engine's CPU per second from the capture until every channel had planned past its start-up
+   * (`replanned` of them did): channels created at once plan their first batches together.
+   */
+  firstPlanning?: CpuSeconds & { replanned: number };
+  /**
+   * The engine's CPU with no requests, per second over at least one full VOD cycle after the first
+   * planning, its collections
    * per kind, and the seconds a mark-compact's CPU may fall in (`markCompactSeconds`, v8/gc-trace.ts).
    */
   idle: CpuSeconds & {
