@@ -1,6 +1,6 @@
 /**
  * Playout engine benchmark (`npm run bench:engine`, or `tsx scripts/bench-engine.ts [--channels 1,1000,10000]
- * [--seconds 10] [--connections 50] [--idle-seconds 25] [--sim-hours 24] [--engine-core 0] [--load-core 1]
+ * [--seconds 10] [--connections 50] [--idle-seconds 52] [--sim-hours 24] [--engine-core 0] [--load-core 1]
  * [--out .cache/bench-engine.json] [--profile]`). Needs wrk (`apt-get install -y wrk`) and taskset (Linux).
  * `--store redis,dynamodb` runs the shared-store mode instead (scripts/bench/shared-store/shared-store.ts; channel
  * counts default to 100,1000 there, --store-idle-seconds 24 of upkeep, --seconds of load).
@@ -28,6 +28,7 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { PLAN_BATCH_MS } from '../engine-container/src/channel/wake';
 import { bundleAll } from './bench/bundle';
 import type { CaptureSummary, CeilingProcessInfo } from './bench/ceiling/ceiling-process';
 import { mediaPlaylistPath } from './bench/channel-paths';
@@ -53,6 +54,14 @@ import { containerNodeFlags } from './bench/v8/container-flags';
 import { collectionsByKind, GcTrace, markCompactSeconds } from './bench/v8/gc-trace';
 import { runWrk, writePaths, wrkAvailable } from './bench/wrk';
 
+/** The demo VOD every channel loops (engine-container/static/demo). */
+const DEMO_VOD_S = 12;
+/**
+ * One planning cycle: a channel plans its batch, up to twice PLAN_BATCH_MS past its lead, to the end of
+ * a VOD, so it plans again within that and one VOD more. Idle read over this long sees every channel plan.
+ */
+const PLANNING_CYCLE_S = Math.ceil((2 * PLAN_BATCH_MS) / 1000 + DEMO_VOD_S);
+
 const { values: opts } = parseArgs({
   options: {
     channels: { type: 'string' },
@@ -60,8 +69,7 @@ const { values: opts } = parseArgs({
     store: { type: 'string' },
     'store-idle-seconds': { type: 'string', default: '24' },
     seconds: { type: 'string', default: '10' },
-    /** Two full cycles of the 12 s demo VOD: every channel plans (appends) and starts a VOD in it. */
-    'idle-seconds': { type: 'string', default: '25' },
+    'idle-seconds': { type: 'string', default: String(PLANNING_CYCLE_S) },
     connections: { type: 'string', default: '50' },
     'sim-hours': { type: 'string', default: '24' },
     'engine-core': { type: 'string', default: '0' },
