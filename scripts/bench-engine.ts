@@ -15,8 +15,9 @@
  *     once: the time until every channel has rendered its first playlist;
  *   - CPU per second until every channel has planned past its start-up (channels created at once plan
  *     their first batches together: a wave, printed on its own), then idle CPU per second, read from
- *     /proc, for at least one full VOD cycle (every channel changes VOD), then memory after forced GC (idle: per channel, from 1 to N channels, / (N - 1)), also printed as
- *     read 1 s after the channels were created;
+ *     /proc, over one planning cycle (every channel plans in it), each with its mark-compacts; then
+ *     memory after forced GC (idle: per channel, from 1 to N channels, / (N - 1)), also printed as read
+ *     1 s after the channels were created;
  *   - load: wrk, round-robin over the N media playlist URLs; the live edge against the clock.
  * Servers are pinned to --engine-core, wrk to --load-core: each has a core of its own, and wrk's own CPU
  * shows it was not the limit. Prints the load average, tables and each target with the figure that
@@ -158,13 +159,14 @@ async function measureEngine(
     // a wave that a running engine meets once, not its idle cost. It is measured on its own, and idle
     // is read after it.
     progress(`${channels} channels: until every one has planned past its start-up`);
+    await engine.call('traceGc', { on: true });
+    const waveFromMs = Date.now();
     let replanned = 0;
     const firstPlanning = await sampleCpuWhile(engine.pid, async (sampled) => {
       replanned = await engine.call<number>('replanned');
       return replanned < channels && sampled < FIRST_PLANNING_MAX_S;
     });
     progress(`${channels} channels: idle for ${IDLE_SECONDS} s`);
-    await engine.call('traceGc', { on: true });
     const idleFromMs = Date.now();
     const idleCpu = await sampleCpu(engine.pid, IDLE_SECONDS);
     await engine.call('traceGc', { on: false });
@@ -194,7 +196,11 @@ async function measureEngine(
       perChannel: perChannelMemory(one, idle, channels),
       perChannelAfterLoad: perChannelMemory(one, afterLoad, channels),
       tailItems: { steady: steadyItems, idle: idleItems, afterLoad: afterLoadItems },
-      firstPlanning: { ...firstPlanning, replanned },
+      firstPlanning: {
+        ...firstPlanning,
+        replanned,
+        markCompactSeconds: markCompactSeconds(gc.events, waveFromMs, firstPlanning.perSecondPct.length),
+      },
       idle: {
         ...idleCpu,
         appended: idleActivity?.appended ?? 0,

@@ -91,9 +91,15 @@ function describeFirstPlanning(r: ChannelsRun): string {
   if (!wave) return 'the first planning was not told apart';
   const whole =
     wave.replanned >= r.channels ? 'every channel' : `${int(wave.replanned)} of ${int(r.channels)} channels`;
+  const mcs = wave.markCompactSeconds; // not traced in older results
+  const marked = !mcs
+    ? ''
+    : mcs.length
+      ? `, a mark-compact in seconds ${mcs.join(', ')}`
+      : ', no mark-compact';
   return (
     `${whole} planned past its start-up in ${wave.perSecondPct.length} s after the capture ` +
-    `(${f(wave.avgPct, 2)} % average, worst second ${f(wave.worstSecondPct, 0)} %)`
+    `(${f(wave.avgPct, 2)} % average, worst second ${f(wave.worstSecondPct, 0)} %${marked})`
   );
 }
 

@@ -48,9 +48,10 @@ export interface ChannelsRun {
   tailItems: { steady: number; idle: number; afterLoad: number };
   /**
    * The engine's CPU per second from the capture until every channel had planned past its start-up
-   * (`replanned` of them did): channels created at once plan their first batches together.
+   * (`replanned` of them did), and the seconds a mark-compact's CPU may fall in: channels created at
+   * once plan their first batches together.
    */
-  firstPlanning?: CpuSeconds & { replanned: number };
+  firstPlanning?: CpuSeconds & { replanned: number; markCompactSeconds?: number[] };
   /**
    * The engine's CPU with no requests, per second over at least one full VOD cycle after the first
    * planning, its collections
