@@ -17,7 +17,7 @@ import { checkLivePlaylistRules, listMediaPlaylists, playWithFfmpeg } from '../s
 import { parseMasterPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
 import { waitOnAir } from '../support/on-air';
 import { sharedDynamoDb } from '../support/run/shared-dynamodb';
-import { describeStalls, isPlayersHaltNote } from '../support/stall-kinds';
+import { describeStalls, isPlayersHaltNote, streamHaltProblems } from '../support/stall-kinds';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 import { seamStarts } from './support/av-starts';
 import { itemStarts, mediaTimePerItem } from './support/items';
@@ -87,15 +87,10 @@ afterAll(async () => {
   await origin?.close();
 });
 
-/**
- * No halt that was the stream's: no track with a hole at the playhead, no fragment published after the
- * player needed it. A halt waiting for a fragment published in time (a busy machine fetched or appended
- * it late) or with every track holding data is the player's; it is printed, not failed on.
- */
+/** No halt that was the stream's (stall-kinds.ts); the player's are printed, not failed on. */
 function expectNoStreamStalls(played: BrowserPlayback): void {
   if (played.judgedStalls.length) console.log(`halts:\n${describeStalls(played.judgedStalls)}`);
-  expect(played.streamStalls, describeStalls(played.streamStalls)).toEqual([]);
-  expect(played.judgedStalls.length).toBeGreaterThanOrEqual(played.stalls);
+  expect(streamHaltProblems(played)).toEqual([]);
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   playersHaltSeconds,
   type StallBuffers,
   seamAudioHoleHalts,
+  streamHaltProblems,
 } from '../support/stall-kinds';
 
 const STALL_WALL_MS = 1_000_000;
@@ -178,5 +179,31 @@ describe("the seconds the player's halts held the playhead", () => {
 
   it('runs to the end of the play when playback never resumed', () => {
     expect(playersHaltSeconds([halt(15_000, false)], [playing(1000)], 20_000)).toBeCloseTo(5);
+  });
+});
+
+describe('what a play’s halts hold against the stream', () => {
+  const halt = (stream: boolean): JudgedStall => ({
+    atMs: 4000,
+    currentTime: 3.5,
+    kind: stream ? 'hole' : 'starved',
+    stream,
+    detail: stream ? 'audio has a hole of 600 ms' : 'video waited for a fragment published in time',
+  });
+
+  it('is nothing when every halt was judged the player’s', () => {
+    expect(streamHaltProblems({ stalls: 2, judgedStalls: [halt(false), halt(false)] })).toEqual([]);
+  });
+
+  it('names each halt judged the stream’s', () => {
+    expect(streamHaltProblems({ stalls: 2, judgedStalls: [halt(false), halt(true)] })).toEqual([
+      "the stream's: 4.0s @3.500 hole: audio has a hole of 600 ms",
+    ]);
+  });
+
+  it('counts halts the page saw without the buffers to judge them by', () => {
+    expect(streamHaltProblems({ stalls: 3, judgedStalls: [halt(false)] })).toEqual([
+      '2 of 3 halts not judged: no buffers recorded',
+    ]);
   });
 });

@@ -120,6 +120,21 @@ export const describeStalls = (stalls: readonly JudgedStall[]): string =>
     .map((s) => `${(s.atMs / 1000).toFixed(1)}s @${s.currentTime.toFixed(3)} ${s.kind}: ${s.detail}`)
     .join('\n');
 
+/**
+ * What a play's halts hold against the stream, one line each (none: the stream never held the player):
+ * every halt judged the stream's, and halts the page counted without the buffers to judge them by. A
+ * halt waiting for a fragment published in time (a busy machine fetched or appended it late), or with
+ * every track holding data, is the player's and not listed.
+ */
+export function streamHaltProblems(play: { stalls: number; judgedStalls: readonly JudgedStall[] }): string[] {
+  const problems = play.judgedStalls
+    .filter((s) => s.stream)
+    .map((s) => `the stream's: ${describeStalls([s])}`);
+  const unjudged = play.stalls - play.judgedStalls.length;
+  if (unjudged > 0) problems.push(`${unjudged} of ${play.stalls} halts not judged: no buffers recorded`);
+  return problems;
+}
+
 /** A media element event the page recorded ('playing', 'waiting', ...), on the halts' clock. */
 interface MediaEventAt {
   atMs: number;
