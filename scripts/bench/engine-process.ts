@@ -102,8 +102,8 @@ async function main(): Promise<void> {
     },
     lagStart: ({ overMs }: { overMs: number }) => lag.start(overMs),
     lagStop: () => lag.stop(),
-    // One line per collection on stdout while on (the parent's GcTrace reads them): the idle window's
-    // collections, without the load's thousands of lines.
+    // One line per collection on stdout while on (the parent's GcTrace reads them): the first planning's
+    // and the idle window's collections, without the load's thousands of lines.
     traceGc: ({ on }: { on: boolean }) => setFlagsFromString(on ? '--trace-gc-nvp' : '--no-trace-gc-nvp'),
     meterStart: () => meter.start(),
     meterStop: () => meter.stop(),

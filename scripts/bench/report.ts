@@ -70,19 +70,24 @@ function servingChecks(r: ChannelsRun): TargetCheck[] {
   ];
 }
 
+/** The seconds of a window a mark-compact's CPU may fall in, as a phrase; '' when not traced (older results). */
+function markCompactPhrase(marked: readonly number[] | undefined): string {
+  if (!marked) return '';
+  return marked.length ? `a mark-compact in seconds ${marked.join(', ')}` : 'no mark-compact';
+}
+
 /**
- * Which idle seconds a mark-compact's CPU may fall in, and the worst second outside them: whether a
- * busy second was V8's major collection or the engine's own work. Results from before collections
- * were traced have none.
+ * The idle window's collections, and the worst second outside its mark-compacts: whether a busy second
+ * was V8's major collection or the engine's own work.
  */
 function describeMarkCompacts(idle: ChannelsRun['idle']): string {
-  const marked = idle.markCompactSeconds as number[] | undefined;
+  const marked = idle.markCompactSeconds;
   if (!marked) return 'collections not traced';
   const kinds = Object.entries(idle.collections ?? {}).map(([kind, n]) => `${n} ${kind}`);
-  const collections = `collections ${kinds.join(', ') || 'none'}`;
-  if (marked.length === 0) return `${collections}, no mark-compact`;
+  const collections = `collections ${kinds.join(', ') || 'none'}, ${markCompactPhrase(marked)}`;
+  if (marked.length === 0) return collections;
   const outside = idle.perSecondPct.filter((_, second) => !marked.includes(second));
-  return `${collections}, a mark-compact in seconds ${marked.join(', ')}, worst second outside them ${f(Math.max(0, ...outside), 0)} %`;
+  return `${collections}, worst second outside them ${f(Math.max(0, ...outside), 0)} %`;
 }
 
 /** The wave of first plannings after channels are created at once (read before idle; older results have none). */
@@ -91,15 +96,10 @@ function describeFirstPlanning(r: ChannelsRun): string {
   if (!wave) return 'the first planning was not told apart';
   const whole =
     wave.replanned >= r.channels ? 'every channel' : `${int(wave.replanned)} of ${int(r.channels)} channels`;
-  const mcs = wave.markCompactSeconds; // not traced in older results
-  const marked = !mcs
-    ? ''
-    : mcs.length
-      ? `, a mark-compact in seconds ${mcs.join(', ')}`
-      : ', no mark-compact';
+  const marked = markCompactPhrase(wave.markCompactSeconds);
   return (
     `${whole} planned past its start-up in ${wave.perSecondPct.length} s after the capture ` +
-    `(${f(wave.avgPct, 2)} % average, worst second ${f(wave.worstSecondPct, 0)} %${marked})`
+    `(${f(wave.avgPct, 2)} % average, worst second ${f(wave.worstSecondPct, 0)} %${marked && `, ${marked}`})`
   );
 }
 

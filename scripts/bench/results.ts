@@ -53,15 +53,15 @@ export interface ChannelsRun {
    */
   firstPlanning?: CpuSeconds & { replanned: number; markCompactSeconds?: number[] };
   /**
-   * The engine's CPU with no requests, per second over at least one full VOD cycle after the first
-   * planning, its collections
-   * per kind, and the seconds a mark-compact's CPU may fall in (`markCompactSeconds`, v8/gc-trace.ts).
+   * The engine's CPU with no requests, per second over one planning cycle after the first planning, its
+   * collections per kind, and the seconds a mark-compact's CPU may fall in (`markCompactSeconds`,
+   * v8/gc-trace.ts; results from before collections were traced have neither).
    */
   idle: CpuSeconds & {
     appended: number;
     started: number;
-    collections: Record<string, number>;
-    markCompactSeconds: number[];
+    collections?: Record<string, number>;
+    markCompactSeconds?: number[];
   };
   realTime: RealTimeFigures;
   problems: { vodErrors: number; slates: number };

@@ -30,7 +30,7 @@ describe('reading a child’s collections', () => {
 });
 
 describe('the seconds of a window a mark-compact falls in', () => {
-  const at = (atMs: number, kind = 'mc'): GcEvent => ({ atMs, kind, pauseMs: 10 });
+  const at = (atMs: number, kind = 'mc'): GcEvent => ({ atMs, kind, pauseMs: 10, allocatedBytes: 0 });
 
   it('are the second it ended in and the one before, its concurrent marking', () => {
     expect(markCompactSeconds([at(10_500)], 1000, 25)).toEqual([8, 9]);
@@ -48,10 +48,10 @@ describe('the seconds of a window a mark-compact falls in', () => {
 describe('the collections of a window', () => {
   it('are counted by kind, those that ended in it only', () => {
     const events: GcEvent[] = [
-      { atMs: 900, kind: 's', pauseMs: 1 },
-      { atMs: 1000, kind: 's', pauseMs: 1 },
-      { atMs: 5000, kind: 'mc', pauseMs: 9 },
-      { atMs: 26_000, kind: 's', pauseMs: 1 },
+      { atMs: 900, kind: 's', pauseMs: 1, allocatedBytes: 0 },
+      { atMs: 1000, kind: 's', pauseMs: 1, allocatedBytes: 0 },
+      { atMs: 5000, kind: 'mc', pauseMs: 9, allocatedBytes: 0 },
+      { atMs: 26_000, kind: 's', pauseMs: 1, allocatedBytes: 0 },
     ];
     expect(collectionsByKind(events, 1000, 26_000)).toEqual({ s: 1, mc: 1 });
   });

@@ -25,16 +25,17 @@ export interface GcEvent {
   atMs: number;
   kind: string;
   pauseMs: number;
+  /** Bytes allocated since the collection before it. */
+  allocatedBytes: number;
 }
 
-/** Where a span starts (what mark() returned): the totals then and how many collections there were. */
-export interface GcMark extends GcTotals {
+/** Where a span starts (what mark() returned): how many collections there were then. */
+export interface GcMark {
   eventCount: number;
 }
 
 export class GcTrace {
-  readonly totals: GcTotals = { allocatedBytes: 0, pauseMs: 0, collections: 0 };
-  /** Every collection, in order: a span's longest pause and its kinds are read from these. */
+  /** Every collection, in order: every total, count and longest pause is read from these. */
   readonly events: GcEvent[] = [];
   private rest = '';
 
@@ -57,16 +58,22 @@ export class GcTrace {
       this.others?.write(`${line}\n`);
       return;
     }
-    const ms = Number(pause[1]);
-    this.totals.collections++;
-    this.totals.pauseMs += ms;
-    this.totals.allocatedBytes += Number(/\ballocated=(\d+)/.exec(line)?.[1] ?? 0);
-    this.events.push({ atMs: Date.now(), kind: /\bgc=(\w+)/.exec(line)?.[1] ?? '?', pauseMs: ms });
+    this.events.push({
+      atMs: Date.now(),
+      kind: /\bgc=(\w+)/.exec(line)?.[1] ?? '?',
+      pauseMs: Number(pause[1]),
+      allocatedBytes: Number(/\ballocated=(\d+)/.exec(line)?.[1] ?? 0),
+    });
   }
 
-  /** Starts a span: the totals now, for since(). */
+  /** Everything traced so far. */
+  get totals(): GcTotals {
+    return totalsOf(this.events);
+  }
+
+  /** Starts a span, for since(). */
   mark(): GcMark {
-    return { ...this.totals, eventCount: this.events.length };
+    return { eventCount: this.events.length };
   }
 
   /** The span since `before` (what mark() returned). */
@@ -74,15 +81,19 @@ export class GcTrace {
     const span = this.events.slice(before.eventCount);
     const longest = span.reduce((a, e) => (e.pauseMs > a.pauseMs ? e : a), { pauseMs: 0, kind: '' });
     return {
-      allocatedBytes: this.totals.allocatedBytes - before.allocatedBytes,
-      pauseMs: this.totals.pauseMs - before.pauseMs,
-      collections: this.totals.collections - before.collections,
+      ...totalsOf(span),
       longestPauseMs: longest.pauseMs,
       longestKind: longest.kind,
       byKind: countByKind(span),
     };
   }
 }
+
+const totalsOf = (events: readonly GcEvent[]): GcTotals => ({
+  allocatedBytes: events.reduce((sum, e) => sum + e.allocatedBytes, 0),
+  pauseMs: events.reduce((sum, e) => sum + e.pauseMs, 0),
+  collections: events.length,
+});
 
 const countByKind = (events: readonly GcEvent[]): Record<string, number> => {
   const byKind: Record<string, number> = {};
