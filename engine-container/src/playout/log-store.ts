@@ -7,6 +7,7 @@
  * process; src/stores/ has the DynamoDB and Redis stores behind the same port.
  */
 import type { PlayoutItem } from './item';
+import { MemoryLog } from './memory-log';
 
 /** A channel's writer lease: held by one owner until it expires, is released, or is renewed. */
 export interface LeaseOps {
@@ -72,8 +73,7 @@ export function assertFollows(item: PlayoutItem, expectedLastSeq: number): void 
 }
 
 interface Log {
-  items: PlayoutItem[];
-  lastSeq: number;
+  items: MemoryLog;
   /** Its channel was removed (forget): it holds its last item only and has no share of the retention. */
   forgotten?: boolean;
 }
@@ -90,11 +90,11 @@ interface Lease {
  */
 export const MEMORY_RETAINED_ITEMS = 1000;
 /**
- * The most items the in-memory store keeps for start-over across all its channels (about 280 MB at
- * ~280 bytes an item): each channel keeps its share, up to MEMORY_RETAINED_ITEMS. Without it one
- * process at 10,000 channels of a 12 s loop grew by 2.8 GB over 3 h 20 min, and every full collection
- * marked all of it. 1,000 channels keep 1,000 items each; 10,000 keep 100 (20 min of a 12 s loop, two
- * days of 30-minute VODs).
+ * The most items the in-memory store keeps for start-over across all its channels: each channel keeps
+ * its share, up to MEMORY_RETAINED_ITEMS. Without it one process at 10,000 channels of a 12 s loop
+ * grew by 2.8 GB over 3 h 20 min. Packed (memory-log.ts), a loop's item takes about 75 bytes, one of
+ * a schedule of different VODs about 200 (its names): 75–200 MB in all. 1,000 channels keep 1,000
+ * items each; 10,000 keep 100 (20 min of a 12 s loop, two days of 30-minute VODs).
  */
 export const MEMORY_RETAINED_ITEMS_TOTAL = 1_000_000;
 
@@ -113,19 +113,12 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
   ) {}
 
   async read(channelId: string, fromSeq = 0, toSeq = Number.POSITIVE_INFINITY): Promise<PlayoutItem[]> {
-    const log = this.logs.get(channelId);
-    const first = log?.items[0];
-    if (!log || !first || fromSeq > log.lastSeq) return [];
-    // Kept items have consecutive seqs (appends follow the last seq, trims drop a prefix): index by seq.
-    return log.items.slice(
-      Math.max(0, fromSeq - first.seq),
-      Math.max(0, Math.min(toSeq, log.lastSeq + 1) - first.seq),
-    );
+    return this.logs.get(channelId)?.items.slice(fromSeq, toSeq) ?? [];
   }
 
   async readLast(channelId: string, count: number): Promise<PlayoutItem[]> {
-    const items = this.logs.get(channelId)?.items ?? [];
-    return count > 0 ? items.slice(-count) : [];
+    const log = this.logs.get(channelId)?.items;
+    return log && count > 0 ? log.slice(log.lastSeq + 1 - count, log.lastSeq + 1) : [];
   }
 
   async append(
@@ -136,31 +129,28 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
     assertFollows(item, expectedLastSeq);
     let log = this.logs.get(channelId);
     if (!log) {
-      log = { items: [], lastSeq: -1 };
+      log = { items: new MemoryLog() };
       this.logs.set(channelId, log);
     }
-    if (log.lastSeq !== expectedLastSeq) return 'conflict';
+    if (log.items.lastSeq !== expectedLastSeq) return 'conflict';
     if (log.forgotten) {
       log.forgotten = false;
       this.forgottenLogs--;
     }
-    // Frozen: the same object is shared with every reader in this process, and items never change.
-    log.items.push(Object.freeze(item));
-    log.lastSeq = item.seq;
+    log.items.append(item);
     return 'appended';
   }
 
   async trim(channelId: string, keepFromSeq: number): Promise<void> {
-    const log = this.logs.get(channelId);
-    const first = log?.items[0];
-    if (!log || !first) return;
-    const trimmable = Math.min(Math.max(0, keepFromSeq - first.seq), log.items.length);
+    const log = this.logs.get(channelId)?.items;
+    if (!log) return;
+    const trimmable = Math.min(Math.max(0, keepFromSeq - log.firstSeq), log.size);
     let drop = trimmable;
     const horizon = this.clock() - this.retainMs;
-    while (drop > 0 && log.items[drop - 1]!.startMs + log.items[drop - 1]!.durationMs > horizon) drop--;
+    while (drop > 0 && log.endMsAt(drop - 1) > horizon) drop--;
     // Retained for start-over, but never more than the channel's share of them.
-    drop = Math.max(drop, Math.min(trimmable, log.items.length - this.retainedItemsPerChannel()));
-    log.items.splice(0, drop);
+    drop = Math.max(drop, Math.min(trimmable, log.size - this.retainedItemsPerChannel()));
+    log.dropOldest(drop);
   }
 
   /** Each channel's share of MEMORY_RETAINED_ITEMS_TOTAL, at most MEMORY_RETAINED_ITEMS. */
@@ -176,7 +166,7 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
   forget(channelId: string): void {
     const log = this.logs.get(channelId);
     if (!log || log.forgotten) return;
-    log.items.splice(0, Math.max(0, log.items.length - 1));
+    log.items.dropOldest(log.items.size - 1);
     log.forgotten = true;
     this.forgottenLogs++;
   }
