@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayoutItem } from '../../engine-container/src/playout/item';
 import { MemoryLog, PACK_ITEMS } from '../../engine-container/src/playout/memory-log';
-import { packItems, unpackItems } from '../../engine-container/src/playout/packed-items';
+import { FIELDS, isPredicted, packItems, unpackItems } from '../../engine-container/src/playout/packed-items';
 import { item } from './log-store-contract';
 
 const LADDER = { variants: [{ bandwidth: 1 }] } as unknown as PlayoutItem['ladder'];
@@ -49,6 +49,16 @@ describe('packed items', () => {
     ];
     expect(JSON.parse(packItems(items).split('\n')[3]!)).toEqual({ segmentsBefore: { v0: 99 } });
     expect(unpackItems(packItems(items))).toEqual(items);
+  });
+
+  it("take an item for its predecessors' prediction only when every field is as predicted", () => {
+    const [older, prev, next] = loop(3) as [PlayoutItem, PlayoutItem, PlayoutItem];
+    expect(isPredicted(next, prev, older)).toBe(true);
+    for (const key of FIELDS) {
+      const value = next[key];
+      const other = typeof value === 'number' ? value + 1 : typeof value === 'string' ? `${value}x` : {};
+      expect(isPredicted({ ...next, [key]: other }, prev, older), key).toBe(false);
+    }
   });
 
   it('unpack frozen, as the store hands out every item', () => {

@@ -92,8 +92,8 @@ export const MEMORY_RETAINED_ITEMS = 1000;
 /**
  * The most items the in-memory store keeps for start-over across all its channels: each channel keeps
  * its share, up to MEMORY_RETAINED_ITEMS. Without it one process at 10,000 channels of a 12 s loop
- * grew by 2.8 GB over 3 h 20 min. Packed (memory-log.ts), a loop's item takes about 75 bytes, one of
- * a schedule of different VODs about 200 (its names): 75–200 MB in all. 1,000 channels keep 1,000
+ * grew by 2.8 GB over 3 h 20 min. Packed (memory-log.ts), a loop's item takes about 80 bytes, one of
+ * a schedule of different VODs about 200 (its names): 80–200 MB in all. 1,000 channels keep 1,000
  * items each; 10,000 keep 100 (20 min of a 12 s loop, two days of 30-minute VODs).
  */
 export const MEMORY_RETAINED_ITEMS_TOTAL = 1_000_000;

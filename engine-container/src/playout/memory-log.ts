@@ -6,7 +6,7 @@
  * appends follow the last seq, drops take the oldest.
  */
 import { itemEndMs, type PlayoutItem } from './item';
-import { packItems, unpackItems } from './packed-items';
+import { packedLine, unpackItems } from './packed-items';
 
 /** Items packed into one string: enough that a run's first item, written whole, is a small part of it. */
 export const PACK_ITEMS = 16;
@@ -17,8 +17,9 @@ export class MemoryLog {
   private runsFromSeq = 0;
   /** Each packed item's end, Unix ms, from runsFromSeq on: what a trim weighs without unpacking. */
   private packedEndsMs: number[] = [];
-  /** The newest items, not yet a full run. */
+  /** The newest items, not yet a full run, and their lines of it (packedLine). */
   private unpacked: PlayoutItem[] = [];
+  private lines: string[] = [];
   private first = 0;
   private last = -1;
 
@@ -42,14 +43,18 @@ export class MemoryLog {
 
   /** Appends `item` (its seq follows lastSeq), frozen: the same object goes to every reader. */
   append(item: PlayoutItem): void {
-    this.unpacked.push(Object.freeze(item));
+    const run = this.unpacked;
+    this.lines.push(packedLine(item, run[run.length - 1], run[run.length - 2]));
+    run.push(Object.freeze(item));
     this.last = item.seq;
-    if (this.unpacked.length < PACK_ITEMS) return;
+    if (run.length < PACK_ITEMS) return;
     // Runs follow each other; a log whose runs were all dropped starts again where its items do.
-    if (this.runs.length === 0) this.runsFromSeq = this.unpacked[0]!.seq;
-    this.runs.push(packItems(this.unpacked));
-    this.packedEndsMs.push(...this.unpacked.map(itemEndMs));
+    if (this.runs.length === 0) this.runsFromSeq = run[0]!.seq;
+    // Joined, a run is one flat string (appending line by line would keep a rope of every line).
+    this.runs.push(this.lines.join('\n'));
+    for (const packed of run) this.packedEndsMs.push(itemEndMs(packed));
     this.unpacked = [];
+    this.lines = [];
   }
 
   /** Kept items with fromSeq <= seq < toSeq, in seq order. */
@@ -88,6 +93,10 @@ export class MemoryLog {
       this.runsFromSeq += runs * PACK_ITEMS;
     }
     const unpackedFrom = this.unpackedFromSeq;
-    if (this.first > unpackedFrom) this.unpacked.splice(0, this.first - unpackedFrom);
+    if (this.first <= unpackedFrom) return;
+    // Rare (a removed channel, a share of a few items): the run now starts later, so its lines change.
+    const run = this.unpacked.slice(this.first - unpackedFrom);
+    this.unpacked = run;
+    this.lines = run.map((item, k) => packedLine(item, run[k - 1], run[k - 2]));
   }
 }
