@@ -1,7 +1,7 @@
 /**
  * One channel's playout log in the in-memory store. Its items are packed PACK_ITEMS to a string
- * (packed-items.ts) as soon as that many have been appended: start-over, which reads old items rarely,
- * unpacks what it reads. The newest, fewer than PACK_ITEMS, stay the objects appended, shared with
+ * (packed-items.ts; each item's line is written as it is appended) as soon as that many have been
+ * appended: start-over, which reads old items rarely, unpacks what it reads. The newest, fewer than PACK_ITEMS, stay the objects appended, shared with
  * the channel's log tail (which holds the newest few items anyway). Kept items have consecutive seqs:
  * appends follow the last seq, drops take the oldest.
  */
@@ -12,7 +12,7 @@ import { packedLine, unpackItems } from './packed-items';
 export const PACK_ITEMS = 16;
 
 export class MemoryLog {
-  /** packItems of PACK_ITEMS items each, oldest first; runs[0] starts at seq runsFromSeq. */
+  /** PACK_ITEMS items each, as packItems writes them, oldest first; runs[0] starts at seq runsFromSeq. */
   private runs: string[] = [];
   private runsFromSeq = 0;
   /** Each packed item's end, Unix ms, from runsFromSeq on: what a trim weighs without unpacking. */

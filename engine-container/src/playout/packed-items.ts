@@ -1,8 +1,8 @@
 /**
- * A run of consecutive log items as one string: what the in-memory store keeps for start-over once
- * no channel reads an item any more (memory-log.ts). A string is one object the collector marks
- * without looking inside, where an item is three (itself, `segmentsBefore`, `discontinuitiesBefore`)
- * with a pointer per field; at 10,000 channels a full retention is a million items.
+ * A run of consecutive log items as one string: how the in-memory store keeps what start-over reads
+ * (memory-log.ts). A string is one object the collector marks without looking inside, where an item
+ * is three (itself, `segmentsBefore`, `discontinuitiesBefore`) with a pointer per field; at 10,000
+ * channels a full retention is a million items.
  *
  * Each item after the first is written as what differs from the item its two predecessors predict:
  * the next seq, starting where the last one ends, its counts a step on (a loop's items each add the
