@@ -7,7 +7,6 @@
  * process; src/stores/ has the DynamoDB and Redis stores behind the same port.
  */
 import type { PlayoutItem } from './item';
-import { MemoryLog } from './memory-log';
 
 /** A channel's writer lease: held by one owner until it expires, is released, or is renewed. */
 export interface LeaseOps {
@@ -73,7 +72,8 @@ export function assertFollows(item: PlayoutItem, expectedLastSeq: number): void 
 }
 
 interface Log {
-  items: MemoryLog;
+  items: PlayoutItem[];
+  lastSeq: number;
   /** Its channel was removed (forget): it holds its last item only and has no share of the retention. */
   forgotten?: boolean;
 }
@@ -90,11 +90,11 @@ interface Lease {
  */
 export const MEMORY_RETAINED_ITEMS = 1000;
 /**
- * The most items the in-memory store keeps for start-over across all its channels: each channel keeps
- * its share, up to MEMORY_RETAINED_ITEMS. Without it one process at 10,000 channels of a 12 s loop
- * grew by 2.8 GB over 3 h 20 min. Packed (memory-log.ts), a loop's item takes about 80 bytes, one of
- * a schedule of different VODs about 200 (its names): 80–200 MB in all. 1,000 channels keep 1,000
- * items each; 10,000 keep 100 (20 min of a 12 s loop, two days of 30-minute VODs).
+ * The most items the in-memory store keeps for start-over across all its channels (about 280 MB at
+ * ~280 bytes an item): each channel keeps its share, up to MEMORY_RETAINED_ITEMS. Without it one
+ * process at 10,000 channels of a 12 s loop grew by 2.8 GB over 3 h 20 min, and every full collection
+ * marked all of it. 1,000 channels keep 1,000 items each; 10,000 keep 100 (20 min of a 12 s loop, two
+ * days of 30-minute VODs).
  */
 export const MEMORY_RETAINED_ITEMS_TOTAL = 1_000_000;
 
@@ -113,12 +113,19 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
   ) {}
 
   async read(channelId: string, fromSeq = 0, toSeq = Number.POSITIVE_INFINITY): Promise<PlayoutItem[]> {
-    return this.logs.get(channelId)?.items.slice(fromSeq, toSeq) ?? [];
+    const log = this.logs.get(channelId);
+    const first = log?.items[0];
+    if (!log || !first || fromSeq > log.lastSeq) return [];
+    // Kept items have consecutive seqs (appends follow the last seq, trims drop a prefix): index by seq.
+    return log.items.slice(
+      Math.max(0, fromSeq - first.seq),
+      Math.max(0, Math.min(toSeq, log.lastSeq + 1) - first.seq),
+    );
   }
 
   async readLast(channelId: string, count: number): Promise<PlayoutItem[]> {
-    const log = this.logs.get(channelId)?.items;
-    return log && count > 0 ? log.slice(log.lastSeq + 1 - count, log.lastSeq + 1) : [];
+    const items = this.logs.get(channelId)?.items ?? [];
+    return count > 0 ? items.slice(-count) : [];
   }
 
   async append(
@@ -129,28 +136,31 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
     assertFollows(item, expectedLastSeq);
     let log = this.logs.get(channelId);
     if (!log) {
-      log = { items: new MemoryLog() };
+      log = { items: [], lastSeq: -1 };
       this.logs.set(channelId, log);
     }
-    if (log.items.lastSeq !== expectedLastSeq) return 'conflict';
+    if (log.lastSeq !== expectedLastSeq) return 'conflict';
     if (log.forgotten) {
       log.forgotten = false;
       this.forgottenLogs--;
     }
-    log.items.append(item);
+    // Frozen: the same object is shared with every reader in this process, and items never change.
+    log.items.push(Object.freeze(item));
+    log.lastSeq = item.seq;
     return 'appended';
   }
 
   async trim(channelId: string, keepFromSeq: number): Promise<void> {
-    const log = this.logs.get(channelId)?.items;
-    if (!log) return;
-    const trimmable = Math.min(Math.max(0, keepFromSeq - log.firstSeq), log.size);
+    const log = this.logs.get(channelId);
+    const first = log?.items[0];
+    if (!log || !first) return;
+    const trimmable = Math.min(Math.max(0, keepFromSeq - first.seq), log.items.length);
     let drop = trimmable;
     const horizon = this.clock() - this.retainMs;
-    while (drop > 0 && log.endMsAt(drop - 1) > horizon) drop--;
+    while (drop > 0 && log.items[drop - 1]!.startMs + log.items[drop - 1]!.durationMs > horizon) drop--;
     // Retained for start-over, but never more than the channel's share of them.
-    drop = Math.max(drop, Math.min(trimmable, log.size - this.retainedItemsPerChannel()));
-    log.dropOldest(drop);
+    drop = Math.max(drop, Math.min(trimmable, log.items.length - this.retainedItemsPerChannel()));
+    log.items.splice(0, drop);
   }
 
   /** Each channel's share of MEMORY_RETAINED_ITEMS_TOTAL, at most MEMORY_RETAINED_ITEMS. */
@@ -166,7 +176,7 @@ export class InMemoryPlayoutLogStore implements LeasingLogStore {
   forget(channelId: string): void {
     const log = this.logs.get(channelId);
     if (!log || log.forgotten) return;
-    log.items.dropOldest(log.items.size - 1);
+    log.items.splice(0, Math.max(0, log.items.length - 1));
     log.forgotten = true;
     this.forgottenLogs++;
   }
