@@ -25,25 +25,19 @@ import { ECR_AUTH_TOKEN, PLAIN_ENVIRONMENT } from '../nag-suppressions';
  */
 export const ALB_IDLE_TIMEOUT_S = 60;
 
-export const REPO_ROOT_EXCLUDES = [
-  'node_modules',
-  'cdk.out',
-  '.data',
-  '.cache',
-  '.git',
-  '.scratch',
-  'coverage',
-];
-
 /** One architecture for images and tasks: the images are built for it, Fargate runs them on it. */
 export const X86_64_LINUX: ecs.RuntimePlatform = {
   cpuArchitecture: ecs.CpuArchitecture.X86_64,
   operatingSystemFamily: ecs.OperatingSystemFamily.LINUX,
 };
 
-/** A Dockerfile of engine-container/, built from the repository root for linux/amd64. */
+/**
+ * A Dockerfile of engine-container/, built from the repository root for linux/amd64. The CDK reads the
+ * root's `.dockerignore` as podman does: it admits only what the Dockerfiles copy, so the image's asset
+ * hash, and with it the tasks, change with the code they run and not with a doc or a test.
+ */
 export const imageFromRepo = (file: string): ecs.ContainerImage =>
-  ecs.ContainerImage.fromAsset('.', { file, exclude: REPO_ROOT_EXCLUDES, platform: Platform.LINUX_AMD64 });
+  ecs.ContainerImage.fromAsset('.', { file, platform: Platform.LINUX_AMD64 });
 
 export interface EngineServiceProps {
   vpc: ec2.IVpc;

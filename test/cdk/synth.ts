@@ -8,7 +8,7 @@
  * the others read it, waiting for it if it is being made.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -21,8 +21,8 @@ export interface Synthesised {
   template: Template;
   /** cdk-nag errors and warnings not suppressed: `<rule>: <path>`. */
   nagFindings: string[];
-  /** The Docker image assets' sources (Dockerfile, platform). */
-  dockerImages: { dockerFile?: string; platform?: string }[];
+  /** The Docker image assets' sources (Dockerfile, platform) and what their staged build context holds. */
+  dockerImages: { dockerFile?: string; platform?: string; contextEntries: string[] }[];
   /** Whether CloudFormation refuses to delete the stack. */
   terminationProtection: boolean;
 }
@@ -89,10 +89,15 @@ function synthNow(stage: 'test' | 'prod', context: Record<string, string>): Synt
   const nagFindings = [...annotations.findError('*', nag), ...annotations.findWarning('*', nag)].map(
     (m) => `${String(m.entry.data).split(':')[0]}: ${m.id}`,
   );
-  const manifest = app
-    .synth()
-    .artifacts.find((a): a is cxapi.AssetManifestArtifact => a instanceof cxapi.AssetManifestArtifact);
-  const dockerImages = Object.values(manifest?.contents.dockerImages ?? {}).map((d) => d.source);
+  const assembly = app.synth();
+  const manifest = assembly.artifacts.find(
+    (a): a is cxapi.AssetManifestArtifact => a instanceof cxapi.AssetManifestArtifact,
+  );
+  // Staged as `cdk deploy` stages it: the build context copied through the root's .dockerignore.
+  const dockerImages = Object.values(manifest?.contents.dockerImages ?? {}).map(({ source }) => ({
+    ...source,
+    contextEntries: readdirSync(join(assembly.directory, source.directory ?? '.')).sort(),
+  }));
   return { template, nagFindings, dockerImages, terminationProtection: stack.terminationProtection };
 }
 
