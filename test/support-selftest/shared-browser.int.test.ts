@@ -1,8 +1,10 @@
 /**
  * The run's one Chromium (test/support/run/shared-browser.ts): every browser a file opens is a
- * connection to it, and each connection's pages share nothing with another's.
+ * connection to it, and each connection's pages share nothing with another's; when it does not answer,
+ * a play launches its own.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { chromiumAvailable, chromiumSkipReason, openChromium } from '../support/browser';
 
@@ -54,4 +56,26 @@ describe(`a browser opened in a test run${chromiumSkipReason()}`, () => {
       }
     },
   );
+
+  it.skipIf(!chromiumAvailable())(
+    'launches a Chromium of its own when the run’s Chromium does not answer',
+    async () => {
+      const browser = await openChromium(`ws://127.0.0.1:${await closedPort()}/gone`);
+      try {
+        await (await browser.newPage()).setContent('<p>blank</p>');
+        expect(childCommands()).toContain('chromium');
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });
+
+/** A local port nothing listens on (one the system just handed out and took back). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -31,14 +31,20 @@ export const chromiumSkipReason = (): string =>
 /**
  * A browser for one play or one console session. With `CHROMIUM_ENDPOINT` set (a Playwright browser
  * server's endpoint; the test run's own, run/shared-browser.ts) it connects to that Chromium, else it
- * launches one. Its `close()` closes what it opened: a connection closes only its own contexts.
+ * launches one. Its `close()` closes what it opened: a connection closes only its own contexts. When
+ * the run's Chromium died or hangs (a working one answers in milliseconds), this play launches its own,
+ * saying so, rather than fail, as would every later play of the run.
  */
-export const openChromium = (): Promise<Browser> => {
-  const endpoint = readOptionalString('CHROMIUM_ENDPOINT');
-  return endpoint
-    ? chromium.connect(endpoint)
-    : chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-};
+export async function openChromium(endpoint = readOptionalString('CHROMIUM_ENDPOINT')): Promise<Browser> {
+  if (endpoint) {
+    try {
+      return await chromium.connect(endpoint, { timeout: 30_000 });
+    } catch (err) {
+      console.warn(`the run's Chromium (${endpoint}) did not answer, launching one for this play: ${err}`);
+    }
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
 
 /** What hls.js transmuxes TS into (fMP4): without it nothing plays. */
 const REQUIRED_MSE_TYPE = 'video/mp4; codecs="avc1.64001e,mp4a.40.2"';

@@ -2,10 +2,10 @@
  * One Chromium for the whole integration run (vitest globalSetup, vitest.config.ts), as a Playwright
  * browser server: launching Chromium costs about 4 s of CPU (measured: 4.2 CPU-s for a 2 s play, 7 for
  * a 30 s one), and a run plays in a browser dozens of times (a full run's Chromium: 369 CPU-s with a
- * launch each, 271 so). If it dies, every later play fails to connect, saying so. Each play or console session connects and
- * opens a context of its own (no cookies, storage or cache shared), and closing it closes only that
- * (test/support/browser.ts, `openChromium`; shared-browser-setup.ts hands it the endpoint). Absent where
- * there is no Chromium: those suites skip.
+ * launch each, 271 so). If it dies, each later play launches a Chromium of its own, saying so. Each
+ * play or console session connects and opens a context of its own (no cookies, storage or cache
+ * shared), and closing it closes only that (test/support/browser.ts, `openChromium`;
+ * shared-browser-setup.ts hands it the endpoint). Absent where there is no Chromium: those suites skip.
  */
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
