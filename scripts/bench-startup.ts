@@ -15,7 +15,6 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +27,7 @@ import { tableName, tables } from '../core/resources';
 import { channelId } from '../functions/channel/channel-id';
 import { dynamoChannelStore } from '../functions/channel/stores/channel-store';
 import { startLocalCloud } from '../local/cloud';
+import { candidatePort } from '../local/ports';
 import { bundleForNode, REQUIRE_BANNER } from './bench/bundle';
 import { machineLoad } from './bench/pin';
 
@@ -107,17 +107,9 @@ async function lambdas(dir: string, env: Record<string, string>): Promise<Lambda
   return out;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 /** Spawns the bundled engine; resolves with ms from spawn to the first 200 from /health. */
 async function engineStartMs(bundle: string, env: Record<string, string>): Promise<number> {
-  const port = await freePort();
+  const port = await candidatePort();
   const t0 = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', bundle], {
     env: { ...process.env, ...env, port: String(port), LOG_LEVEL: 'warn' },

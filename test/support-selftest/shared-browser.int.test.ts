@@ -4,8 +4,8 @@
  * a play launches its own.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { candidatePort } from '../../local/ports';
 import { chromiumAvailable, chromiumSkipReason, openChromium } from '../support/browser';
 
 /** The command names of this process's children (Linux /proc). */
@@ -60,7 +60,8 @@ describe(`a browser opened in a test run${chromiumSkipReason()}`, () => {
   it.skipIf(!chromiumAvailable())(
     'launches a Chromium of its own when the run’s Chromium does not answer',
     async () => {
-      const browser = await openChromium(`ws://127.0.0.1:${await closedPort()}/gone`);
+      // A port the system just handed out and took back: nothing listens on it.
+      const browser = await openChromium(`ws://127.0.0.1:${await candidatePort()}/gone`);
       try {
         await (await browser.newPage()).setContent('<p>blank</p>');
         expect(childCommands()).toContain('chromium');
@@ -70,12 +71,3 @@ describe(`a browser opened in a test run${chromiumSkipReason()}`, () => {
     },
   );
 });
-
-/** A local port nothing listens on (one the system just handed out and took back). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
