@@ -106,11 +106,15 @@ async function mediaOf(master: string, index = 0): Promise<string> {
 }
 
 async function playSwedish(master: string) {
-  // The player starts three target durations behind the live edge: once that is inside the entries,
-  // it plays them (the slate before the first entry is checked on the playlists above). Not sooner:
-  // joining the channel with its own TS slate within 16 s of its first CMAF entry, hls.js failed that
-  // entry's first subtitle fragment and showed no cue for the rest of the play (twice, 2026-11-28:
-  // not yet explained, and not what this test checks).
+  // The player starts three target durations (30 s) behind the live edge: once that is inside the
+  // entries, it plays them (the slate before the first entry is checked on the playlists above). Not
+  // sooner: a join whose first 30 s cross from the slate into a CMAF entry can lose the subtitles to
+  // hls.js 1.7.4, not to the stream (the renditions' discontinuities and dates agree at the seam).
+  // Its subtitle loader races ahead over the slate's empty WebVTT; the entry's first WebVTT (with an
+  // X-TIMESTAMP-MAP) waits for main's init PTS of its discontinuity, but main's init PTS of a slate
+  // loop still behind comes first, and timeline-controller's onInitPtsFound fails the waiting
+  // fragment ("Subtitle discontinuity domain does not match main"); subtitle-stream-controller then
+  // stays in FRAG_LOADING and loads no subtitle again. Not what this test checks.
   await waitFor(
     () => mediaOf(master),
     (body) => {
