@@ -37,6 +37,9 @@ const RECOVERY: Backoff = { baseMs: 1000, maxMs: 16_000 };
 export const MAX_MEDIA_RECOVERIES = 6;
 /** Playing this long without a fatal error, the next one starts the recoveries over. */
 const RECOVERED_AFTER_MS = 30_000;
+const SUBTITLE_RESTART: Backoff = { baseMs: 500, maxMs: 8000 };
+/** Subtitle fragments failed in a row, each followed by a fresh load of the track, before giving up. */
+export const MAX_SUBTITLE_RESTARTS = 6;
 
 /** hls.js reports stalls and its own gap jumps as errors; the page counts them as stalls, not errors. */
 const STALL_DETAILS = new Set<string>([
@@ -88,6 +91,8 @@ export class PlayerSession {
   private mediaRecoveries = 0;
   private lastFatalAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private subtitleRestarts = 0;
+  private subtitleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly started = performance.now();
 
   constructor(
@@ -104,6 +109,7 @@ export class PlayerSession {
       if (this.frags.length > 50) this.frags.splice(0, this.frags.length - 50);
     });
     hls.on(Hls.Events.MANIFEST_PARSED, () => this.setPhase({ kind: 'playing' }));
+    hls.on(Hls.Events.SUBTITLE_FRAG_PROCESSED, (_e, { success }) => this.onSubtitleFrag(success));
     // Media flowing again after a recovery: playing (the video may never have stopped).
     hls.on(Hls.Events.FRAG_BUFFERED, () => {
       if (this.phase.kind === 'recovering') this.setPhase({ kind: 'playing' });
@@ -147,6 +153,7 @@ export class PlayerSession {
 
   destroy(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.subtitleTimer);
     this.video.removeEventListener('playing', this.onPlaying);
     this.video.removeEventListener('waiting', this.onWaiting);
     this.hls.destroy();
@@ -224,6 +231,31 @@ export class PlayerSession {
       if (attempt % 2 === 0) this.hls.swapAudioCodec();
       this.hls.recoverMediaError();
     });
+  }
+
+  /**
+   * hls.js 1.7.4 fails a WebVTT fragment that waits for the video's timestamps of its discontinuity
+   * when another discontinuity's come first (a join whose first seconds cross from a slate into a
+   * CMAF entry: timeline-controller's onInitPtsFound), and then loads no subtitle fragment again (its
+   * subtitle-stream-controller stays in FRAG_LOADING). Selecting the track again loads it afresh, once
+   * the video has caught up; a WebVTT that never parses is given up after MAX_SUBTITLE_RESTARTS.
+   */
+  private onSubtitleFrag(success: boolean) {
+    if (success) {
+      this.subtitleRestarts = 0;
+      return;
+    }
+    const track = this.hls.subtitleTrack;
+    if (track < 0 || this.subtitleRestarts >= MAX_SUBTITLE_RESTARTS) return;
+    clearTimeout(this.subtitleTimer);
+    this.subtitleTimer = setTimeout(
+      () => {
+        if (this.hls.subtitleTrack !== track) return; // the viewer chose another meanwhile
+        this.hls.subtitleTrack = -1;
+        this.hls.subtitleTrack = track;
+      },
+      backoffMs(this.subtitleRestarts++, SUBTITLE_RESTART),
+    );
   }
 
   private reload(data: ErrorData) {

@@ -17,6 +17,7 @@ export const REAL_TIME_SUITES: readonly string[] = [
   'test/e2e/live-sources.int.test.ts',
   'test/e2e/console-asrun.int.test.ts',
   'test/e2e/console-player.int.test.ts',
+  'test/e2e/console/subtitles.int.test.ts',
   'test/engine-ha/failover-redis.int.test.ts',
   'test/engine-ha/failover-dynamodb.int.test.ts',
   'test/e2e/live-renditions.int.test.ts',
