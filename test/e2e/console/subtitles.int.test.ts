@@ -10,22 +10,17 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../core/wait-for';
-import { type RunningSystem, startSystem } from '../../../local/system';
 import { chromiumAvailable } from '../../support/browser';
-import { ensureFixtures, type FixturePaths } from '../../support/fixtures';
+import { channelUser, type FixtureSystem, startFixtureSystem } from '../../support/fixture-system';
 import { parseMasterPlaylist } from '../../support/hls-playlist';
 import { waitOnAir } from '../../support/on-air';
-import { sharedDynamoDb } from '../../support/run/shared-dynamodb';
-import { type StaticServer, startStaticServer } from '../../support/static-server';
 import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console-browser';
 
 const CHANNEL = 'subtitled';
 /** CMAF entries of the fixture, back to back, for longer than the test plays. */
 const ENTRY_MS = 12_000;
 
-let system: RunningSystem;
-let origin: StaticServer;
-let fixtures: FixturePaths;
+let onair: FixtureSystem;
 let browser: Browser;
 let page: Page;
 let shot: ConsoleBrowser['shot'];
@@ -48,20 +43,10 @@ const CUES_SHOWN = `[...(document.querySelector('video')?.textTracks ?? [])]
 
 beforeAll(async () => {
   if (noChromium) return;
-  fixtures = await ensureFixtures();
-  origin = await startStaticServer(fixtures.root);
-  system = await startSystem({
-    sharedDynamoDb: sharedDynamoDb(),
-    ports: { channel: 0, schedule: 0, autoabr: 0, engine: 0, console: 0 },
-    services: ['channel', 'schedule', 'engine', 'console'],
-    env: { LOG_LEVEL: 'silent', ENGINE_CHANNEL_REFRESH_MS: '500' },
+  onair = await startFixtureSystem(['channel', 'schedule', 'engine', 'console'], {
+    ENGINE_CHANNEL_REFRESH_MS: '500',
   });
-  const res = await fetch(`${system.urls.channel}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ company: 'Subtitled', email: 'viewer@subtitled.test' }),
-  });
-  const token = ((await res.json()) as { token: string }).token;
+  const { token } = await channelUser(onair.system, 'viewer@subtitled.test', 'Subtitled');
   ({ browser, page, shot } = await openConsoleBrowser({
     name: 'console-subtitles',
     token,
@@ -72,12 +57,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await system?.stop();
-  await origin?.close();
+  await onair?.stop();
 });
 
 const schedule = (path: string, body: unknown) =>
-  fetch(`${system.urls.schedule}${path}`, {
+  fetch(`${onair.system.urls.schedule}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -97,7 +81,7 @@ describe.skipIf(noChromium)('subtitles in the console’s player', () => {
       id: CHANNEL,
       title: 'Subtitled',
       subtitleTracks: [{ language: 'sv', name: 'Svenska', default: true }],
-      slate: `${origin.url}/${fixtures.slate.path}`,
+      slate: `${onair.origin.url}/${onair.fixtures.slate.path}`,
     });
     expect(made.status).toBe(201);
     const master = ((await made.json()) as { playback: string }).playback;
@@ -106,7 +90,7 @@ describe.skipIf(noChromium)('subtitles in the console’s player', () => {
       const entry = await schedule(`/channels/${CHANNEL}/schedule`, {
         title: 'cmaf',
         type: 'VOD',
-        url: `${origin.url}/${fixtures.cmaf.path}`,
+        url: `${onair.origin.url}/${onair.fixtures.cmaf.path}`,
         start: new Date(at).toISOString(),
         end: new Date(at + ENTRY_MS).toISOString(),
       });
@@ -122,9 +106,12 @@ describe.skipIf(noChromium)('subtitles in the console’s player', () => {
       },
       { timeoutMs: 90_000, intervalMs: 500, what: 'the first entry on air for 16 s' },
     );
-    origin.setFault(`/${fixtures.slate.path.replace(/master\.m3u8$/, '')}`, { kind: 'delay', ms: 300 });
+    onair.origin.setFault(`/${onair.fixtures.slate.path.replace(/master\.m3u8$/, '')}`, {
+      kind: 'delay',
+      ms: 300,
+    });
 
-    await page.goto(`${system.urls.console}#/channel/s/${CHANNEL}`);
+    await page.goto(`${onair.system.urls.console}#/channel/s/${CHANNEL}`);
     try {
       const cues = await waitFor(
         () => page.evaluate(CUES_SHOWN) as Promise<string[]>,

@@ -14,10 +14,11 @@ export const REAL_TIME_SUITES: readonly string[] = [
   'test/reliability/engine-store-loss-redis.int.test.ts',
   'test/e2e/console-schedule.int.test.ts',
   'test/e2e/schedule-ad-breaks.int.test.ts',
+  // Added 2026-11-29: 80 s in a full run (50 s alone).
+  'test/e2e/console/subtitles.int.test.ts',
   'test/e2e/live-sources.int.test.ts',
   'test/e2e/console-asrun.int.test.ts',
   'test/e2e/console-player.int.test.ts',
-  'test/e2e/console/subtitles.int.test.ts',
   'test/engine-ha/failover-redis.int.test.ts',
   'test/engine-ha/failover-dynamodb.int.test.ts',
   'test/e2e/live-renditions.int.test.ts',
