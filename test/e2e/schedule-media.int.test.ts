@@ -12,7 +12,7 @@ import { type RunningSystem, startSystem } from '../../local/system';
 import { chromiumAvailable, describeErrors, playInBrowser } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { parseMasterPlaylist } from '../support/hls-playlist';
-import { waitOnAir } from '../support/on-air';
+import { mediaPlaylistOf, waitOnAir } from '../support/on-air';
 import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { describeStalls } from '../support/stall-kinds';
 import { type StaticServer, startStaticServer } from '../support/static-server';
@@ -100,11 +100,6 @@ const renditions = (master: string, type: string) =>
     .renditions.filter((r) => r.type === type)
     .map((r) => r.language);
 
-async function mediaOf(master: string, index = 0): Promise<string> {
-  const variant = parseMasterPlaylist(await (await fetch(master)).text()).variants[index]!;
-  return (await fetch(new URL(variant.uri, master))).text();
-}
-
 async function playSwedish(master: string) {
   // The player starts three target durations (30 s) behind the live edge: once that is inside the
   // entries, it plays them (the slate before the first entry is checked on the playlists above). Not
@@ -116,7 +111,7 @@ async function playSwedish(master: string) {
   // fragment ("Subtitle discontinuity domain does not match main"); subtitle-stream-controller then
   // stays in FRAG_LOADING and loads no subtitle again. Not what this test checks.
   await waitFor(
-    () => mediaOf(master),
+    () => mediaPlaylistOf(master),
     (body) => {
       const uris = body.split('\n').filter((l) => l.startsWith('http'));
       return uris.length > 20 && uris.slice(-20).every((u) => !u.includes('/slate'));
@@ -179,7 +174,7 @@ describe('a schedule channel made as the docs show, entries after the channel', 
     expect(renditions(text, 'AUDIO')).toEqual(['en', 'sv']);
     expect(renditions(text, 'SUBTITLES')).toEqual(['en', 'sv']);
     // Before the first entry, the engine's slate plays on every rung of that ladder.
-    for (const index of [0, 1]) expect(await mediaOf(plain, index)).toContain('/slate/');
+    for (const index of [0, 1]) expect(await mediaPlaylistOf(plain, index)).toContain('/slate/');
   });
 });
 
@@ -203,7 +198,7 @@ describe('a schedule channel made with media settings', () => {
     expect(text).toContain('INSTREAM-ID="CC1"');
     expect(parseMasterPlaylist(text).variants).toHaveLength(2);
     // The channel's own slate plays before the first entry, not the engine's.
-    const before = await mediaOf(declared);
+    const before = await mediaPlaylistOf(declared);
     expect(before).toContain(`${origin.url}/slate/180p/seg_`);
     expect(before).not.toMatch(/slate_\d\.ts/);
   });

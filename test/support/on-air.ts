@@ -3,6 +3,7 @@
  * made through an API answers 404 for a while, then its playlist.
  */
 import { waitFor } from '../../core/wait-for';
+import { parseMasterPlaylist } from './hls-playlist';
 
 /**
  * The body of `url` once it answers 200 (fails after `timeoutMs` with the last status seen). Going on
@@ -18,4 +19,10 @@ export async function waitOnAir(url: string, timeoutMs = 60_000): Promise<string
     { timeoutMs, what: `${url} on air`, intervalMs: 250 },
   );
   return res.body;
+}
+
+/** The channel's media playlist of variant `index` (its master read first). */
+export async function mediaPlaylistOf(master: string, index = 0): Promise<string> {
+  const variant = parseMasterPlaylist(await (await fetch(master)).text()).variants[index]!;
+  return (await fetch(new URL(variant.uri, master))).text();
 }

@@ -12,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../core/wait-for';
 import { chromiumAvailable } from '../../support/browser';
 import { channelUser, type FixtureSystem, startFixtureSystem } from '../../support/fixture-system';
-import { parseMasterPlaylist } from '../../support/hls-playlist';
-import { waitOnAir } from '../../support/on-air';
+import { mediaPlaylistOf, waitOnAir } from '../../support/on-air';
 import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console-browser';
 
 const CHANNEL = 'subtitled';
@@ -67,12 +66,6 @@ const schedule = (path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-/** The channel's first media playlist. */
-async function firstMediaPlaylist(master: string): Promise<string> {
-  const variant = parseMasterPlaylist(await (await fetch(master)).text()).variants[0]!;
-  return (await fetch(new URL(variant.uri, master))).text();
-}
-
 describe.skipIf(noChromium)('subtitles in the console’s player', () => {
   it('show the first entry’s cues to a viewer who joined on the slate just before it', {
     timeout: 240_000,
@@ -99,7 +92,7 @@ describe.skipIf(noChromium)('subtitles in the console’s player', () => {
     await waitOnAir(master, 30_000);
     // The entry on air for 16 s: a join's first 30 s start on the slate and cross into the entry.
     await waitFor(
-      () => firstMediaPlaylist(master),
+      () => mediaPlaylistOf(master),
       (body) => {
         const uris = body.split('\n').filter((line) => line.startsWith('http'));
         return uris.length > 8 && uris.slice(-8).every((uri) => !uri.includes('/slate/'));
