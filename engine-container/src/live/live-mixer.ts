@@ -121,11 +121,14 @@ export class LiveMixer {
   step(header: ChannelHeader): false | Promise<boolean> {
     this.wakeAt = undefined;
     const last = this.deps.tail.last;
+    // Most channels have no LIVE event: their wake reads no item of the tail here. An idle engine's cost
+    // is mostly reading each waking channel's memory, untouched since its last wake (docs/benchmarks.md).
+    if (this.schedule.length === 0 && last?.kind !== 'live') return false;
     // Events the log shows started and no longer at its end are done, whoever appended them (HA).
     const following = last?.kind === 'live' ? last.eventId : undefined;
     for (const item of this.deps.tail.items)
       if (item.eventId && item.eventId !== following) this.done.add(item.eventId);
-    return this.schedule.length > 0 || last?.kind === 'live' ? this.mix(last, header) : false;
+    return this.mix(last, header);
   }
 
   private async mix(last: PlayoutItem | undefined, header: ChannelHeader): Promise<boolean> {
