@@ -121,8 +121,7 @@ export class LiveMixer {
   step(header: ChannelHeader): false | Promise<boolean> {
     this.wakeAt = undefined;
     const last = this.deps.tail.last;
-    // Most channels have no LIVE event: their wake reads no item of the tail here. An idle engine's cost
-    // is mostly reading each waking channel's memory, untouched since its last wake (docs/benchmarks.md).
+    // No LIVE event: no tail item read (an idle engine's cost is reading memory: docs/benchmarks.md).
     if (this.schedule.length === 0 && last?.kind !== 'live') return false;
     // Events the log shows started and no longer at its end are done, whoever appended them (HA).
     const following = last?.kind === 'live' ? last.eventId : undefined;
