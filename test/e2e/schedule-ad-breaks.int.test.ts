@@ -44,7 +44,12 @@ const BREAK_AT_MS = 10_000;
  * 10.021 s into the entry, and the 6 s preroll lasts 6.037 s (its audio also ends 16 ms after).
  */
 const CUT_MS = BREAK_AT_MS + 21;
+/** vod-a's segments (test/support/fixtures.ts). */
+const SEGMENT_MS = 2000;
 const AD_MS = 6037;
+/** Each channel's entries' scheduled starts. */
+const scheduledStartsMs = new Map<string, number[]>();
+
 /** Entries of vod-a back to back from `fromMs` for four minutes, each with its ad break 10 s in. */
 async function scheduleEntries(id: string, fromMs: number, entryMs: number): Promise<void> {
   const adBreaks = [
@@ -61,6 +66,7 @@ async function scheduleEntries(id: string, fromMs: number, entryMs: number): Pro
     };
     const made = await api(`/channels/${id}/schedule`, entry);
     expect(made.status, JSON.stringify(made.body)).toBe(201);
+    scheduledStartsMs.set(id, [...(scheduledStartsMs.get(id) ?? []), at]);
   }
 }
 
@@ -78,11 +84,20 @@ async function mediaPlaylist(master: string): Promise<string> {
   return (await fetch(new URL(variant.uri, master))).text();
 }
 
+/** The item starts less than a segment from one of the channel's scheduled entry starts. */
+const keptItsHead = (channelId: string, item: AsRunView) =>
+  (scheduledStartsMs.get(channelId) ?? []).some((at) => Math.abs(item.startMs - at) < SEGMENT_MS);
+
 /**
  * A channel made before its entries plays its slate until the engine learns of them; on a loaded machine
  * a slate planned before then may run past the first entry's start, and the engine joins that entry
- * late, its head cut. The entries after it follow back to back, each played whole: the checks of a
- * break's place take one of those.
+ * late (1.2 s in a quiet run). An entry joined late plays from the segment that holds its scheduled
+ * offset (playout/drafts.ts vodDraft), so it keeps its head while it is less than a segment late. Every
+ * entry also runs a little past its end (a spliced one 26.069 s of its 26: a VOD lasts as long as its
+ * media), so each is joined later than the one before: one joined a segment late or more plays without
+ * its first segment (a clean-clone run, 2026-11-29: 8,000 ms of content before the break instead of
+ * 10,021). The checks of a break's place take an entry that kept its head: its content starts less than
+ * a segment from the entry's scheduled start.
  *
  * The channel's as-run log once it reports an ad break of that delivery in an entry that followed
  * another back to back, and where that break is: the entry's first 10 s end there.
@@ -95,6 +110,7 @@ async function asRunWithBreak(id: string, delivery: string) {
         e.adBreak?.delivery === delivery &&
         before?.kind === 'vod' &&
         before.endMs === e.startMs &&
+        keptItsHead(id, before) &&
         previous?.kind === 'vod' &&
         previous.id !== before.id &&
         previous.endMs === before.startMs
