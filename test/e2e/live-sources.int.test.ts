@@ -183,6 +183,9 @@ async function throughLive(base: string, setEvents: (e: ScheduleEvent[]) => void
     console.log(
       `hls.js: played ${play.playedSeconds.toFixed(1)} s, ${play.discontinuitiesCrossed} discontinuities crossed; ${context()}`,
     );
+    // A play that never started checks nothing below: said first (a clean-clone run, 2026-11-29, failed
+    // on "discontinuities crossed 0" with its only error an aborted fragment at 2.2 s).
+    expect(play.started, `hls.js played within its start window; ${context()}`).toBe(true);
     expect(play.fatalErrors, context()).toEqual([]);
     expect(play.errors.filter(isSegmentLoadError), context()).toEqual([]);
     // Nothing hls.js says about fetching, decrypting or parsing a live segment or an init section of

@@ -15,7 +15,7 @@ import {
 } from '../support/browser';
 import { channelUser, type FixtureSystem, startFixtureSystem } from '../support/fixture-system';
 import { awaitAll } from '../support/promises/await-all';
-import { isPlayersHaltNote } from '../support/stall-kinds';
+import { isPlayersNote } from '../support/stall-kinds';
 
 const noChromium = !chromiumAvailable();
 const skipReason = chromiumSkipReason();
@@ -88,9 +88,10 @@ describe(`the engine's default slate between CMAF programmes in hls.js${skipReas
           ).toEqual([]);
           // No error of any kind the stream caused: never the decoder's refusal nor its aftermath, and
           // no fragment buffered twice (the slate's EXT-X-MAP range once came back as the whole file:
-          // bufferAppendNoProgress on its audio). Only hls.js's notes on a halt judged the player's remain.
+          // bufferAppendNoProgress on its audio). Only hls.js's notes of the player's own doing remain: on a
+          // halt judged the player's, and its start-up seek from 0 (stall-kinds.ts isStartUpSeek).
           expect(
-            play.errors.filter((e) => !isPlayersHaltNote(e, play.judgedStalls)),
+            play.errors.filter((e) => !isPlayersNote(e, play.judgedStalls)),
             context,
           ).toEqual([]);
           expect(play.pageErrors, context).toEqual([]);

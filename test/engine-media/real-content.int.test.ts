@@ -17,7 +17,7 @@ import { checkLivePlaylistRules, listMediaPlaylists, playWithFfmpeg } from '../s
 import { parseMasterPlaylist, parseMediaPlaylist } from '../support/hls-playlist';
 import { waitOnAir } from '../support/on-air';
 import { sharedDynamoDb } from '../support/run/shared-dynamodb';
-import { describeStalls, isPlayersHaltNote, streamHaltProblems } from '../support/stall-kinds';
+import { describeStalls, isPlayersNote, streamHaltProblems } from '../support/stall-kinds';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 import { seamStarts } from './support/av-starts';
 import { itemStarts, mediaTimePerItem } from './support/items';
@@ -253,7 +253,7 @@ describe('a channel alternating TS and CMAF, in hls.js', () => {
       // Any error, not only fatal ones: a TS segment parsed with the fMP4 map was a non-fatal
       // fragParsingError that dropped the fragment. Only hls.js's notes on a halt judged the player's
       // (a fragment published in time but buffered late on a busy machine) are not the stream's.
-      const streamErrors = played.errors.filter((e) => !isPlayersHaltNote(e, played.judgedStalls));
+      const streamErrors = played.errors.filter((e) => !isPlayersNote(e, played.judgedStalls));
       expect(streamErrors, describeErrors(played.errors)).toEqual([]);
       expectNoStreamStalls(played);
       expectPlayedAtLeast(played, 35);

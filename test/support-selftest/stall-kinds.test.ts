@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   type BufferedFrag,
   isPlayersHaltNote,
+  isPlayersNote,
+  isStartUpSeek,
   type JudgedStall,
   judgeStall,
   playersHaltSeconds,
@@ -89,6 +91,29 @@ describe("hls.js's notes of a halt", () => {
   it('never cover a hole or a fatal error', () => {
     expect(isPlayersHaltNote({ ...note, details: 'bufferSeekOverHole' }, [players])).toBe(false);
     expect(isPlayersHaltNote({ ...note, fatal: true }, [players])).toBe(false);
+  });
+});
+
+describe("hls.js's seek over a hole", () => {
+  const seek = (reason: string) => ({ atMs: 700, details: 'bufferSeekOverHole', fatal: false, reason });
+
+  it('is its start-up race when made from 0, before the element reached the start position', () => {
+    const startUp = seek('fragment loaded with buffer holes, seeking from 0 to 28.163334000000003');
+    expect(isStartUpSeek(startUp)).toBe(true);
+    expect(isPlayersNote(startUp, [])).toBe(true);
+  });
+
+  it('is a hole in the stream when made from where playback is, or when fatal', () => {
+    expect(isStartUpSeek(seek('fragment loaded with buffer holes, seeking from 26 to 28.16'))).toBe(false);
+    expect(isStartUpSeek(seek('fragment loaded with buffer holes, seeking from 0.5 to 28.16'))).toBe(false);
+    expect(isPlayersNote(seek('fragment loaded with buffer holes, seeking from 30.2 to 32.1'), [])).toBe(
+      false,
+    );
+    const fatal = {
+      ...seek('Playhead still not moving after seeking over buffer hole from 0 to 28.16'),
+      fatal: true,
+    };
+    expect(isStartUpSeek(fatal)).toBe(false);
   });
 });
 

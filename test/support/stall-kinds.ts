@@ -180,6 +180,22 @@ export const isPlayersHaltNote = (
   HALT_NOTES.has(error.details) &&
   stalls.some((s) => !s.stream && Math.abs(s.atMs - error.atMs) <= NOTE_WINDOW_MS);
 
+/**
+ * Is this hls.js error its start-up race, not a hole in the stream? Until hls.js moves the media element
+ * to its start position (seconds into a live stream), the element's currentTime is 0; a gap check in
+ * that moment "seeks over a hole" from 0 to the first fragment buffered (a loaded machine, 2026-11-29:
+ * "seeking from 0 to 28.16" at 0.7 s, before the play started). A hole in the stream is met from where
+ * playback is, never from 0.
+ */
+export const isStartUpSeek = (error: { details: string; fatal: boolean; reason?: string | null }): boolean =>
+  !error.fatal && error.details === 'bufferSeekOverHole' && / seeking from 0 to /.test(error.reason ?? '');
+
+/** hls.js's errors that are the player's: its note of a halt judged the player's, or its start-up seek. */
+export const isPlayersNote = (
+  error: { atMs: number; details: string; fatal: boolean; reason?: string | null },
+  stalls: readonly JudgedStall[],
+): boolean => isPlayersHaltNote(error, stalls) || isStartUpSeek(error);
+
 /** One AAC frame at 48 kHz: 1024 samples. */
 const AAC_FRAME_S = 1024 / 48_000;
 
