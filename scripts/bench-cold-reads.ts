@@ -6,10 +6,10 @@
  * the engine's idle CPU moved with it (docs/benchmarks.md, seventeenth pass). Run it beside
  * bench:engine's figures to tell the engine's change from the host's.
  *
- * --groups groups of 200 small objects (about 30 KB each, scattered over the heap as a channel's are)
- * are walked a few at a time, ten times a second, so each is walked once every --every-s seconds: that
- * walk's time is the cold read. The same few groups walked again at once are the warm read. The first
- * cycle is not timed (the groups were just allocated, not cold); then --seconds are.
+ * --groups groups of 200 small objects (a group about the 15 KB a channel keeps live, allocated
+ * together) are walked a few at a time, ten times a second, so each is walked once every --every-s
+ * seconds: that walk's time is the cold read. The same few groups walked again at once are the warm
+ * read. The first cycle is not timed (the groups were just allocated, not cold); then --seconds are.
  */
 import { parseArgs } from 'node:util';
 import { machineLoad } from './bench/pin';
