@@ -13,6 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { machineLoad } from './bench/pin';
+import { percentile, summarize } from './bench/shared-store/latency-stats';
 
 const { values: opts } = parseArgs({
   options: {
@@ -61,14 +62,14 @@ for (let t = 0; t < cycleTicks + timedTicks; t++) {
   }
 }
 const us = (ms: number) => (ms * 1000).toFixed(1);
-const quantile = (xs: number[], q: number): number =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] ?? Number.NaN;
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const line = (name: string, xs: number[]) =>
-  `${name}: median ${us(quantile(xs, 0.5))} µs a group, mean ${us(mean(xs))}, p90 ${us(quantile(xs, 0.9))}, max ${us(Math.max(...xs))}`;
+const line = (name: string, xs: number[]) => {
+  const { p50Ms, meanMs, maxMs } = summarize(xs);
+  const p90 = percentile(Float64Array.from(xs).sort(), 0.9);
+  return `${name}: median ${us(p50Ms)} µs a group, mean ${us(meanMs)}, p90 ${us(p90)}, max ${us(maxMs)}`;
+};
 console.log(line('cold read', cold));
 console.log(line('warm read', warm));
 // The mean is what a process pays: most walks cost little, and a tenth of them hundreds of µs.
 console.log(
-  `cold / warm (means): ${(mean(cold) / mean(warm)).toFixed(1)}x over ${cold.length} walks; load average ${machineLoad()}`,
+  `cold / warm (means): ${(summarize(cold).meanMs / summarize(warm).meanMs).toFixed(1)}x over ${cold.length} walks; load average ${machineLoad()}`,
 );

@@ -12,7 +12,7 @@ import { type RunningSystem, startSystem } from '../../local/system';
 import { chromiumAvailable, describeErrors, playInBrowser } from '../support/browser';
 import { ensureFixtures, type FixturePaths } from '../support/fixtures';
 import { parseMasterPlaylist } from '../support/hls-playlist';
-import { mediaPlaylistOf, waitOnAir } from '../support/on-air';
+import { mediaPlaylistOf, waitOffSlate, waitOnAir } from '../support/on-air';
 import { sharedDynamoDb } from '../support/run/shared-dynamodb';
 import { describeStalls } from '../support/stall-kinds';
 import { type StaticServer, startStaticServer } from '../support/static-server';
@@ -110,14 +110,11 @@ async function playSwedish(master: string) {
   // loop still behind comes first, and timeline-controller's onInitPtsFound fails the waiting
   // fragment ("Subtitle discontinuity domain does not match main"); subtitle-stream-controller then
   // stays in FRAG_LOADING and loads no subtitle again. Not what this test checks.
-  await waitFor(
-    () => mediaPlaylistOf(master),
-    (body) => {
-      const uris = body.split('\n').filter((l) => l.startsWith('http'));
-      return uris.length > 20 && uris.slice(-20).every((u) => !u.includes('/slate'));
-    },
-    { timeoutMs: 120_000, intervalMs: 1000, what: 'the entries on air for 40 s' },
-  );
+  await waitOffSlate(master, 20, {
+    timeoutMs: 120_000,
+    intervalMs: 1000,
+    what: 'the entries on air for 40 s',
+  });
   const played = await playInBrowser(master, {
     seconds: 50,
     audioSwitch: { lang: 'sv', atSec: 4 },

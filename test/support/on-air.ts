@@ -26,3 +26,22 @@ export async function mediaPlaylistOf(master: string, index = 0): Promise<string
   const variant = parseMasterPlaylist(await (await fetch(master)).text()).variants[index]!;
   return (await fetch(new URL(variant.uri, master))).text();
 }
+
+/**
+ * Waits until the last `segments` of the channel's first media playlist are its entries', none the
+ * slate's (a URI with `/slate`: the engine's own slate or a channel's), and returns that playlist.
+ */
+export function waitOffSlate(
+  master: string,
+  segments: number,
+  options: { timeoutMs: number; intervalMs: number; what: string },
+): Promise<string> {
+  return waitFor(
+    () => mediaPlaylistOf(master),
+    (body) => {
+      const uris = body.split('\n').filter((line) => line.startsWith('http'));
+      return uris.length > segments && uris.slice(-segments).every((uri) => !uri.includes('/slate'));
+    },
+    options,
+  );
+}

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../core/wait-for';
 import { chromiumAvailable } from '../../support/browser';
 import { channelUser, type FixtureSystem, startFixtureSystem } from '../../support/fixture-system';
-import { mediaPlaylistOf, waitOnAir } from '../../support/on-air';
+import { waitOffSlate, waitOnAir } from '../../support/on-air';
 import { type ConsoleBrowser, type ConsoleError, openConsoleBrowser } from './console-browser';
 
 const CHANNEL = 'subtitled';
@@ -91,14 +91,11 @@ describe.skipIf(noChromium)('subtitles in the console’s player', () => {
     }
     await waitOnAir(master, 30_000);
     // The entry on air for 16 s: a join's first 30 s start on the slate and cross into the entry.
-    await waitFor(
-      () => mediaPlaylistOf(master),
-      (body) => {
-        const uris = body.split('\n').filter((line) => line.startsWith('http'));
-        return uris.length > 8 && uris.slice(-8).every((uri) => !uri.includes('/slate/'));
-      },
-      { timeoutMs: 90_000, intervalMs: 500, what: 'the first entry on air for 16 s' },
-    );
+    await waitOffSlate(master, 8, {
+      timeoutMs: 90_000,
+      intervalMs: 500,
+      what: 'the first entry on air for 16 s',
+    });
     onair.origin.setFault(`/${onair.fixtures.slate.path.replace(/master\.m3u8$/, '')}`, {
       kind: 'delay',
       ms: 300,
