@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,29 @@ describe('real-time slots', () => {
     first();
     await waiting;
     expect(third).toBe(true);
+  });
+
+  it('holds several slots at once or none: a waiter for two leaves the one free slot to a taker of one', async () => {
+    const dir = folder();
+    const two = await takeSlot({ folder: dir, count: 3, take: 2, timeoutMs: 1_000 });
+    let gotTwo = false;
+    const waiting = takeSlot({ folder: dir, count: 3, take: 2, timeoutMs: 5_000 }).then((release) => {
+      gotTwo = true;
+      return release;
+    });
+    const one = await takeSlot({ folder: dir, count: 3, take: 1, timeoutMs: 1_000 });
+    expect(gotTwo).toBe(false);
+    one();
+    two();
+    (await waiting)();
+    expect(gotTwo).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.pid'))).toEqual([]);
+  });
+
+  it('refuses to take more slots than there are', async () => {
+    await expect(takeSlot({ folder: folder(), count: 2, take: 3, timeoutMs: 100 })).rejects.toThrow(
+      /1 to 2 slots/,
+    );
   });
 
   it('takes back a slot whose holder died without giving it back', async () => {

@@ -1,7 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { listedFirst, realTimeOrder } from '../support/run/real-time-sequencer';
-import { LONG_COMPUTING_SUITES, REAL_TIME_SUITES } from '../support/run/real-time-suites';
+import {
+  halfSlotsOf,
+  LIGHT_REAL_TIME_SUITES,
+  LONG_COMPUTING_SUITES,
+  REAL_TIME_SUITES,
+} from '../support/run/real-time-suites';
 import {
   formatRealTimeFloor,
   formatSlowest,
@@ -48,6 +53,17 @@ describe('the order files start in', () => {
     ]);
   });
 
+  it('starts as many real-time suites as the slots hold when light ones hold half a slot', () => {
+    const files = ['rt1', 'rt2', 'rt3', 'rt4', 'a', 'b'].map((f) => `${f}.int.test.ts`);
+    const order = realTimeOrder(files, (f) => f, {
+      realTime: ['rt1', 'rt2', 'rt3', 'rt4'].map((f) => `${f}.int.test.ts`),
+      longComputing: [],
+      slots: 2,
+      halfSlotsOf: (f) => (f === 'rt1.int.test.ts' || f === 'rt2.int.test.ts' ? 1 : 2),
+    });
+    expect(order.map((f) => f.split('.')[0])).toEqual(['rt1', 'rt2', 'rt3', 'a', 'rt4', 'b']);
+  });
+
   it('puts the others after the real-time suites when they are too few to space them', () => {
     const files = ['rt1.int.test.ts', 'a.int.test.ts', 'rt2.int.test.ts', 'rt3.int.test.ts'];
     const order = realTimeOrder(files, (f) => f, {
@@ -73,6 +89,12 @@ describe('the real-time suites', () => {
       /from '\.\.\/support\/(browser|live-source)'/.test(readFileSync(f, 'utf8')),
     );
     expect(plays.filter((f) => !REAL_TIME_SUITES.includes(f))).toEqual([]);
+  });
+
+  it('hold half a slot only when they are listed as real-time and light', () => {
+    expect(LIGHT_REAL_TIME_SUITES.filter((f) => !REAL_TIME_SUITES.includes(f))).toEqual([]);
+    expect(halfSlotsOf(LIGHT_REAL_TIME_SUITES[0]!)).toBe(1);
+    expect(halfSlotsOf('test/e2e/live-sources.int.test.ts')).toBe(2);
   });
 });
 
@@ -109,15 +131,17 @@ describe('the slowest-files report', () => {
     expect(spannedMs([])).toBe(0);
   });
 
-  it('ends with the real-time suites’ own time and the shortest run their slots allow', () => {
+  it('ends with the real-time suites’ own time and the shortest run their slots allow, a light one holding half a slot', () => {
     const times = [
       { file: 'plays.int.test.ts', ms: 200_000 },
       { file: 'computes.int.test.ts', ms: 90_000 },
       { file: 'outage.int.test.ts', ms: 100_400 },
     ];
-    expect(formatRealTimeFloor(times, (f) => f !== 'computes.int.test.ts', 3)).toBe(
-      'Real-time suites: 2 files, 300 s of their own, at most 3 at once: the run takes at least 100 s.',
+    const share = (f: string) => ({ 'plays.int.test.ts': 1, 'outage.int.test.ts': 0.5 })[f] ?? 0;
+    expect(formatRealTimeFloor(times, share, 2)).toBe(
+      'Real-time suites: 2 files, 300 s of their own, 250 s in slots (1 light, holding half a slot), 2 slots: ' +
+        'the run takes at least 125 s.',
     );
-    expect(formatRealTimeFloor(times, () => false, 3)).toBeUndefined();
+    expect(formatRealTimeFloor(times, () => 0, 3)).toBeUndefined();
   });
 });

@@ -1,12 +1,13 @@
 /**
  * Runs before every test file (vitest.config.ts `setupFiles`): a real-time suite (real-time-suites.ts)
- * waits for one of the run's real-time slots before its own hooks start its system. The wait is kept in
- * the file's meta, so the slowest-files report counts only the file's own time.
+ * waits for one of the run's real-time slots (half of one, when it is light) before its own hooks start
+ * its system. The wait is kept in the file's meta, so the slowest-files report counts only the file's
+ * own time.
  */
 import { relative } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { realTimeSlotCount, takeSlot } from './real-time-slots';
-import { isRealTimeSuite } from './real-time-suites';
+import { halfSlotsOf, isRealTimeSuite } from './real-time-suites';
 import { runFolder } from './run-folder';
 
 declare module 'vitest' {
@@ -29,7 +30,13 @@ if (isRealTimeSuite(file) && folder) {
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads which fixtures a hook uses from this pattern
   beforeAll(async ({}, suite) => {
     const waitFrom = Date.now();
-    release = await takeSlot({ folder, count: realTimeSlotCount(), timeoutMs: SLOT_TIMEOUT_MS });
+    // A slot is two slot files, so a light suite can hold half of one (real-time-suites.ts).
+    release = await takeSlot({
+      folder,
+      count: 2 * realTimeSlotCount(),
+      take: halfSlotsOf(file),
+      timeoutMs: SLOT_TIMEOUT_MS,
+    });
     suite.meta.slotWaitMs = Date.now() - waitFrom;
   }, SLOT_TIMEOUT_MS + 10_000); // past the wait's own deadline, so its message is the one reported
   afterAll(() => release?.());

@@ -10,7 +10,8 @@
  * 2026-11-29. Four keeps a margin.
  *
  * A slot is a file `slot-<n>.pid` in the run's folder holding its holder's pid, linked into place (one
- * taker wins), so a slot whose holder died without giving it back is taken back.
+ * taker wins), so a slot whose holder died without giving it back is taken back. A taker may hold
+ * several at once (real-time-setup.ts makes two files of each slot, so a light suite holds half of one).
  */
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,25 +71,47 @@ function tryTake(file: string, pid: number): boolean {
 export interface SlotOptions {
   folder: string;
   count: number;
+  /** How many of the slots to hold at once (1 by default): all of them, or none while waiting. */
+  take?: number;
   /** Give up after this long: a hang elsewhere, not a queue. */
   timeoutMs: number;
   pid?: number;
 }
 
 /**
- * Waits for a free slot and takes it; the function returned gives it back (only while it is still
- * this holder's). A holder that ends without giving it back (its worker killed after a failed hook)
- * leaves a dead pid, which the next waiter takes back.
+ * Takes `take` of the slots in `files` for `pid`, or none: what it took is given back when it cannot
+ * take them all, so two waiters each holding part of what both need never wait on each other.
+ */
+function tryTakeAll(files: readonly string[], take: number, pid: number): string[] | undefined {
+  const taken: string[] = [];
+  for (const file of files) {
+    if (taken.length === take) break;
+    if (tryTake(file, pid)) taken.push(file);
+  }
+  if (taken.length === take) return taken;
+  for (const file of taken) rmSync(file, { force: true });
+  return undefined;
+}
+
+/**
+ * Waits until `take` slots are free and takes them; the function returned gives them back (each only
+ * while it is still this holder's). A holder that ends without giving them back (its worker killed after
+ * a failed hook) leaves a dead pid, which the next waiter takes back.
  */
 export async function takeSlot(options: SlotOptions): Promise<() => void> {
   const pid = options.pid ?? process.pid;
+  const take = options.take ?? 1;
+  if (!Number.isInteger(take) || take < 1 || take > options.count)
+    throw new Error(`a real-time suite takes 1 to ${options.count} slots, not ${take}`);
   const files = Array.from({ length: options.count }, (_, n) => join(options.folder, `slot-${n}.pid`));
+  const what =
+    take === 1 ? `one of ${options.count} real-time slots` : `${take} of ${options.count} real-time slots`;
   const taken = await waitFor(
-    () => files.find((file) => tryTake(file, pid)),
-    (file) => file !== undefined,
-    { timeoutMs: options.timeoutMs, intervalMs: 250, what: `one of ${options.count} real-time slots` },
+    () => tryTakeAll(files, take, pid),
+    (held) => held !== undefined,
+    { timeoutMs: options.timeoutMs, intervalMs: 250, what },
   );
   return () => {
-    if (holderOf(taken!) === pid) rmSync(taken!, { force: true });
+    for (const file of taken!) if (holderOf(file) === pid) rmSync(file, { force: true });
   };
 }

@@ -57,3 +57,18 @@ export const LONG_COMPUTING_SUITES: readonly string[] = [
 ];
 
 export const isRealTimeSuite = (file: string): boolean => REAL_TIME_SUITES.includes(file);
+
+/**
+ * The real-time suites that keep at most a fifth of a core busy, alone on the machine: CPU seconds over
+ * wall-clock seconds (`/usr/bin/time npx vitest run <file>`, less the 8.6 s of CPU a run of a 2 s suite
+ * costs: DynamoDB Local and Chromium starting), 2026-11-29. Each holds half a slot: two of them load the
+ * machine as one of the others does (0.3–0.45 of a core). A suite not measured holds a whole slot.
+ */
+export const LIGHT_REAL_TIME_SUITES: readonly string[] = [
+  'test/engine-media/real-content.int.test.ts', // 0.15 of a core
+  'test/reliability/engine-store-loss-dynamodb.int.test.ts', // 0.17
+  'test/reliability/engine-store-loss-redis.int.test.ts', // 0.12
+];
+
+/** How many half slots a real-time suite holds: 1 when it is light, 2 otherwise. */
+export const halfSlotsOf = (file: string): 1 | 2 => (LIGHT_REAL_TIME_SUITES.includes(file) ? 1 : 2);

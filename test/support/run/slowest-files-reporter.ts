@@ -1,14 +1,14 @@
 /**
  * Prints the slowest test files at the end of every run, so the next lever on `npm test`'s time is in
  * plain sight. A file's time is what its worker spent on it: importing it, its hooks and its tests, less
- * a real-time suite's wait for its slot (real-time-setup.ts). Then the real-time suites' own time over
- * their slots: with suites that take as long as they did, no run with that many slots is shorter.
+ * a real-time suite's wait for its slot (real-time-setup.ts). Then the real-time suites' time in their
+ * slots over the slots: with suites that take as long as they did, no run with that many slots is shorter.
  * Registered in vitest.config.ts beside the default reporter.
  */
 import { relative } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { realTimeSlotCount } from './real-time-slots.ts';
-import { isRealTimeSuite } from './real-time-suites.ts';
+import { halfSlotsOf, isRealTimeSuite } from './real-time-suites.ts';
 
 export interface FileTime {
   file: string;
@@ -41,18 +41,25 @@ export function formatSlowest(slowest: readonly FileTime[]): string[] {
   ];
 }
 
-/** The real-time suites' own time, and the shortest run they allow a few at a time (`slots`); none, nothing. */
+/**
+ * The real-time suites' own time, and the shortest run they allow a few at a time: each holds its
+ * `slotShare` (real-time-suites.ts: 1, or ½ for a light one, 0 for a file that is not one) of `slots`
+ * for as long as it takes. No real-time suite, nothing.
+ */
 export function formatRealTimeFloor(
   times: readonly FileTime[],
-  isRealTime: (file: string) => boolean,
+  slotShare: (file: string) => number,
   slots: number,
 ): string | undefined {
-  const real = times.filter((t) => isRealTime(t.file));
+  const real = times.filter((t) => slotShare(t.file) > 0);
   if (real.length === 0) return undefined;
   const seconds = real.reduce((sum, t) => sum + t.ms, 0) / 1000;
+  const slotSeconds = real.reduce((sum, t) => sum + t.ms * slotShare(t.file), 0) / 1000;
+  const light = real.filter((t) => slotShare(t.file) < 1).length;
   return (
-    `Real-time suites: ${real.length} file${real.length === 1 ? '' : 's'}, ${seconds.toFixed(0)} s of their own, at most ${slots} at once: ` +
-    `the run takes at least ${(seconds / slots).toFixed(0)} s.`
+    `Real-time suites: ${real.length} file${real.length === 1 ? '' : 's'}, ${seconds.toFixed(0)} s of their own, ` +
+    `${slotSeconds.toFixed(0)} s in slots (${light} light, holding half a slot), ${slots} slots: ` +
+    `the run takes at least ${(slotSeconds / slots).toFixed(0)} s.`
   );
 }
 
@@ -98,7 +105,8 @@ export default class SlowestFilesReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     if (testModules.length === 0) return;
     const times = testModules.map((m) => fileTime(m, this.root));
-    const floor = formatRealTimeFloor(times, isRealTimeSuite, realTimeSlotCount());
+    const slotShare = (file: string) => (isRealTimeSuite(file) ? halfSlotsOf(file) / 2 : 0);
+    const floor = formatRealTimeFloor(times, slotShare, realTimeSlotCount());
     const lines = [...formatSlowest(slowestFiles(times, this.count)), ...(floor ? [floor] : [])];
     process.stdout.write(`\n${lines.join('\n')}\n`);
   }
