@@ -59,15 +59,22 @@ export const LONG_COMPUTING_SUITES: readonly string[] = [
 export const isRealTimeSuite = (file: string): boolean => REAL_TIME_SUITES.includes(file);
 
 /**
- * The real-time suites that keep at most a fifth of a core busy, alone on the machine: CPU seconds over
+ * The real-time suites that keep a fifth of a core busy or less, alone on the machine: CPU seconds over
  * wall-clock seconds (`/usr/bin/time npx vitest run <file>`, less the 8.6 s of CPU a run of a 2 s suite
  * costs: DynamoDB Local and Chromium starting), 2026-11-29. Each holds half a slot: two of them load the
- * machine as one of the others does (0.3–0.45 of a core). A suite not measured holds a whole slot.
+ * machine about as one of the others does (0.21–0.46 of a core: live-mixing 0.46, live-sources 0.39,
+ * live-renditions 0.31, console-schedule 0.28, console-asrun 0.26, HA failover on DynamoDB 0.26, the
+ * console's subtitles 0.21). A suite not measured holds a whole slot.
  */
 export const LIGHT_REAL_TIME_SUITES: readonly string[] = [
   'test/engine-media/real-content.int.test.ts', // 0.15 of a core
-  'test/reliability/engine-store-loss-dynamodb.int.test.ts', // 0.17
+  'test/reliability/engine-store-loss-dynamodb.int.test.ts', // 0.16
+  'test/e2e/schedule-media.int.test.ts', // 0.19
   'test/reliability/engine-store-loss-redis.int.test.ts', // 0.12
+  'test/e2e/schedule-ad-breaks.int.test.ts', // 0.17
+  'test/e2e/console-player.int.test.ts', // 0.15
+  'test/engine-ha/failover-redis.int.test.ts', // 0.16
+  'test/engine-media/latency.int.test.ts', // 0.14
 ];
 
 /** How many half slots a real-time suite holds: 1 when it is light, 2 otherwise. */
