@@ -1,11 +1,14 @@
 /**
  * Playout engine benchmark (`npm run bench:engine`, or `tsx scripts/bench-engine.ts [--channels 1,1000,10000]
  * [--seconds 10] [--connections 50] [--idle-seconds 52] [--sim-hours 24] [--engine-core 0] [--load-core 1]
- * [--out .cache/bench-engine.json] [--profile]`). Needs wrk (`apt-get install -y wrk`) and taskset (Linux).
+ * [--out .cache/bench-engine.json] [--profile] [--host-seconds 20]`). Needs wrk (`apt-get install -y wrk`) and
+ * taskset (Linux).
  * `--store redis,dynamodb` runs the shared-store mode instead (scripts/bench/shared-store/shared-store.ts; channel
  * counts default to 100,1000 there, --store-idle-seconds 24 of upkeep, --seconds of load).
  *
- * First, --sim-hours simulated hours of two channels on an injected clock measure drift (scripts/bench/drift-sim.ts).
+ * First, --sim-hours simulated hours of two channels on an injected clock measure drift (scripts/bench/drift-sim.ts),
+ * then what the host makes a read of memory left 40 s cost against a warm one (scripts/bench/cold-reads.ts,
+ * --host-seconds timed; 0 skips it), printed beside the idle figure, which it moves.
  * The engine process (scripts/bench/engine-process.ts) and the ceiling are bundled with esbuild as the
  * container bundles the engine, and run with plain node. For each channel count N:
  *   - the ceiling: a raw node:http server replaying the engine's own answers (every path's status, headers
@@ -23,16 +26,18 @@
  * shows it was not the limit. Prints the load average, tables and each target with the figure that
  * decides it, writes everything to --out, and exits 0 unless the benchmark itself crashed.
  */
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { PLAN_BATCH_MS } from '../engine-container/src/channel/wake';
 import { bundleAll } from './bench/bundle';
 import type { CaptureSummary, CeilingProcessInfo } from './bench/ceiling/ceiling-process';
 import { mediaPlaylistPath } from './bench/channel-paths';
+import { type ColdReads, describeColdReads } from './bench/cold-reads';
 import { simulateDrift } from './bench/drift-sim';
 import type { EdgeSample, EngineProcessInfo } from './bench/engine-process';
 import { type Child, forkTs } from './bench/ipc';
@@ -80,6 +85,8 @@ const { values: opts } = parseArgs({
     'engine-node-flags': { type: 'string', default: '' },
     /** Writes a V8 CPU profile and a sampling heap profile (live after the load) of each engine process to .cache/bench-prof/. */
     profile: { type: 'boolean', default: false },
+    /** Seconds of the host's cold reads timed before the engines start (bench-cold-reads.ts); 0 skips them. */
+    'host-seconds': { type: 'string', default: '20' },
   },
 });
 const CHANNELS = (opts.channels ?? (opts.store ? '100,1000' : '1,1000,10000')).split(',').map(Number);
@@ -99,6 +106,8 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ENGINE_SOURCE = here('./bench/engine-process.ts');
 const CEILING_SOURCE = here('./bench/ceiling/ceiling-process.ts');
 const LOAD_PROCESS = here('./bench/shared-store/load.ts');
+const COLD_READS = here('./bench-cold-reads.ts');
+const HOST_SECONDS = Number(opts['host-seconds']);
 const STATIC_DIR = here('../engine-container/static');
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? here('../.cache/bench-prof');
 
@@ -109,6 +118,16 @@ interface Bundles {
   engine: string;
   ceiling: string;
   engineBytes: number;
+}
+
+/**
+ * The host's cold reads at 10,000 groups, each left 40 s (bench-cold-reads.ts), in a process of its
+ * own (this one's execArgv: tsx), so its 200 MB of objects are gone before the engines start.
+ */
+async function measureHostColdReads(): Promise<ColdReads> {
+  const args = [...process.execArgv, COLD_READS, '--json', '--seconds', String(HOST_SECONDS)];
+  const { stdout } = await promisify(execFile)(process.execPath, args);
+  return JSON.parse(stdout) as ColdReads;
 }
 
 /** A warm-up run (not counted), then the measured one with the server's CPU over it. */
@@ -273,6 +292,12 @@ async function main(): Promise<void> {
   const bundles: Bundles = { engine: engine!.file, ceiling: ceilingBundle!.file, engineBytes: engine!.bytes };
   progress(`simulating ${SIM_HOURS} h of playout`);
   const { samplePlaylist: _sample, ...drift } = await simulateDrift(SIM_HOURS);
+  let host: ColdReads | undefined;
+  if (HOST_SECONDS > 0) {
+    progress(`the host's cold reads (${HOST_SECONDS} s timed, after one untimed cycle of 40 s)`);
+    host = await measureHostColdReads();
+    progress(describeColdReads(host));
+  }
 
   const ceiling = await forkTs<CeilingProcessInfo>(bundles.ceiling, []);
   pinProcess(ceiling.pid, ENGINE_CORE);
@@ -303,6 +328,7 @@ async function main(): Promise<void> {
       engineNodeFlags: ENGINE_NODE_FLAGS.join(' '),
     },
     engineBundleBytes: bundles.engineBytes,
+    host,
     runs,
     drift,
   };

@@ -1,5 +1,7 @@
 /** The benchmark's results (also its JSON file) and the figures derived from raw measurements. */
+
 import type { CaptureSummary } from './ceiling/ceiling-process';
+import type { ColdReads } from './cold-reads';
 import type { DriftResult } from './drift-sim';
 import type { EdgeSample } from './engine-process';
 import type { CpuSeconds } from './pin';
@@ -82,6 +84,8 @@ export interface BenchResults {
     engineNodeFlags: string;
   };
   engineBundleBytes: number;
+  /** The host's cold reads before the engines started (none with --host-seconds 0, or before 2026-11-29). */
+  host?: ColdReads;
   runs: ChannelsRun[];
   drift: Omit<DriftResult, 'samplePlaylist'>;
 }
