@@ -1,5 +1,4 @@
 /** The benchmark's results (also its JSON file) and the figures derived from raw measurements. */
-
 import type { CaptureSummary } from './ceiling/ceiling-process';
 import type { ColdReads } from './cold-reads';
 import type { DriftResult } from './drift-sim';

@@ -91,10 +91,11 @@ describe('the real-time suites', () => {
     expect(plays.filter((f) => !REAL_TIME_SUITES.includes(f))).toEqual([]);
   });
 
-  it('hold half a slot only when they are listed as real-time and light', () => {
+  it('hold half a slot only when they are listed as real-time and light, and a file that is not one none', () => {
     expect(LIGHT_REAL_TIME_SUITES.filter((f) => !REAL_TIME_SUITES.includes(f))).toEqual([]);
     expect(halfSlotsOf(LIGHT_REAL_TIME_SUITES[0]!)).toBe(1);
     expect(halfSlotsOf('test/e2e/live-sources.int.test.ts')).toBe(2);
+    expect(halfSlotsOf('test/cdk/stack.int.test.ts')).toBe(0);
   });
 });
 

@@ -77,5 +77,6 @@ export const LIGHT_REAL_TIME_SUITES: readonly string[] = [
   'test/engine-media/latency.int.test.ts', // 0.14
 ];
 
-/** How many half slots a real-time suite holds: 1 when it is light, 2 otherwise. */
-export const halfSlotsOf = (file: string): 1 | 2 => (LIGHT_REAL_TIME_SUITES.includes(file) ? 1 : 2);
+/** How many half slots a file holds: 1 when it is a light real-time suite, 2 another one, 0 any other file. */
+export const halfSlotsOf = (file: string): 0 | 1 | 2 =>
+  !isRealTimeSuite(file) ? 0 : LIGHT_REAL_TIME_SUITES.includes(file) ? 1 : 2;

@@ -8,7 +8,7 @@
 import { relative } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { realTimeSlotCount } from './real-time-slots.ts';
-import { halfSlotsOf, isRealTimeSuite } from './real-time-suites.ts';
+import { halfSlotsOf } from './real-time-suites.ts';
 
 export interface FileTime {
   file: string;
@@ -105,8 +105,7 @@ export default class SlowestFilesReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     if (testModules.length === 0) return;
     const times = testModules.map((m) => fileTime(m, this.root));
-    const slotShare = (file: string) => (isRealTimeSuite(file) ? halfSlotsOf(file) / 2 : 0);
-    const floor = formatRealTimeFloor(times, slotShare, realTimeSlotCount());
+    const floor = formatRealTimeFloor(times, (file) => halfSlotsOf(file) / 2, realTimeSlotCount());
     const lines = [...formatSlowest(slowestFiles(times, this.count)), ...(floor ? [floor] : [])];
     process.stdout.write(`\n${lines.join('\n')}\n`);
   }
