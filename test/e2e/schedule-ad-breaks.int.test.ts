@@ -17,8 +17,7 @@ import {
   playInBrowser,
 } from '../support/browser';
 import { type FixtureSystem, startFixtureSystem } from '../support/fixture-system';
-import { parseMasterPlaylist } from '../support/hls-playlist';
-import { waitOnAir } from '../support/on-air';
+import { mediaPlaylistOf, waitOnAir } from '../support/on-air';
 import { describeStalls } from '../support/stall-kinds';
 import * as adBreak from './support/interstitial-break';
 
@@ -77,11 +76,6 @@ async function adChannel(id: string, adDelivery: string, entryMs: number): Promi
   expect(made.body).toMatchObject({ adDelivery });
   await scheduleEntries(id, Date.now() + 30_000, entryMs);
   return (made.body as { playback: string }).playback;
-}
-
-async function mediaPlaylist(master: string): Promise<string> {
-  const variant = parseMasterPlaylist(await (await fetch(master)).text()).variants[0]!;
-  return (await fetch(new URL(variant.uri, master))).text();
 }
 
 /** The item starts less than a segment from one of the channel's scheduled entry starts. */
@@ -185,7 +179,7 @@ describe(`ad breaks of schedule entries, played by hls.js in Chromium${skipReaso
       return { entry, at };
     };
     const text = await waitFor(
-      () => mediaPlaylist(interstitialMaster),
+      () => mediaPlaylistOf(interstitialMaster),
       (body) => wholeEntryBreak(body.split('\n')).at >= 0,
       { timeoutMs: 90_000, intervalMs: 1000, what: 'an interstitial of an entry played whole' },
     );
@@ -290,7 +284,7 @@ describe(`ad breaks of schedule entries, played by hls.js in Chromium${skipReaso
   it('splices the ad between EXT-X-CUE-OUT and EXT-X-CUE-IN, the content resuming where it was cut', async () => {
     await waitOnAir(splicedMaster, 60_000);
     const text = await waitFor(
-      () => mediaPlaylist(splicedMaster),
+      () => mediaPlaylistOf(splicedMaster),
       (body) =>
         /#EXT-X-CUE-OUT:[\s\S]*#EXT-X-CUE-IN[\s\S]*\/vod-a\//.test(body) &&
         /\/vod-a\/[\s\S]*#EXT-X-CUE-OUT:/.test(body),
