@@ -5,6 +5,9 @@
  *                                        runs each bundle (with its node flags after @) in turn, rounds times;
  *                                        --idle-skip 25 --idle-seconds 60 reads idle in the steady state (the
  *                                        first seconds plan the lead every channel starts with).
+ *   --side-by-side [--channels 10000] [--rounds 3] [--idle-skip 25] [--idle-seconds 52] a.mjs b.mjs
+ *                                        idle only, every bundle at once on one core: each reads the host
+ *                                        in the same seconds (sideBySide).
  * Per run, for one fresh engine process with N channels: the CPU seconds to start them, idle CPU, then
  * wrk as in bench:engine with what V8 allocated and paused for per request (scripts/bench/v8/gc-trace.ts),
  * the engine's CPU per request and RSS after forced GC before and after the load. On a shared machine
@@ -32,12 +35,14 @@ const { values: opts, positionals } = parseArgs({
     seconds: { type: 'string', default: '6' },
     'idle-seconds': { type: 'string', default: '3' },
     'idle-skip': { type: 'string', default: '0' },
+    'side-by-side': { type: 'boolean', default: false },
   },
 });
 const here = (p: string) => new URL(p, import.meta.url).pathname;
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
-async function measure(spec: string, channels: number, pathsFile: string): Promise<string> {
+/** A bundle's engine process ("a.mjs@--flag,--flag"), pinned to core 0, tracing its collections. */
+async function startEngine(spec: string) {
   const [bundle, flags = ''] = spec.split('@');
   const gc = new GcTrace();
   const engine = await forkTs<{ port: number }>(bundle!, [], {
@@ -51,6 +56,53 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
     env: { LOG_LEVEL: 'warn', BENCH_STATIC_DIR: here('../engine-container/static') },
   });
   pinProcess(engine.pid, '0');
+  return { engine, gc };
+}
+
+async function stopEngine({ engine }: Awaited<ReturnType<typeof startEngine>>): Promise<void> {
+  await engine.call('stop').catch(() => undefined);
+  await engine.kill(5000);
+}
+
+/**
+ * Idle only, every bundle's engine at once on the same core, N channels each: on a host whose cost of
+ * reading memory left untouched moves by a third from one minute to the next (docs/benchmarks.md,
+ * seventeenth pass), engines measured in turns compare minutes, not versions; side by side, every
+ * engine reads the same seconds. Each idles at a few % of the core, so they hardly delay one another.
+ * The start order turns round each round.
+ */
+async function sideBySide(specs: string[], channels: number, round: number): Promise<string[]> {
+  const order = specs.map((_, i) => specs[(i + round) % specs.length]!);
+  const engines = await Promise.all(order.map(startEngine));
+  try {
+    for (const { engine } of engines) await engine.call('addChannels', { count: channels });
+    await new Promise((resolve) => setTimeout(resolve, Number(opts['idle-skip']) * 1000));
+    const fromMs = Date.now();
+    const cpu = await Promise.all(
+      engines.map(({ engine }) => sampleCpu(engine.pid, Number(opts['idle-seconds']))),
+    );
+    const lines: string[] = [];
+    for (const [i, { engine }] of engines.entries()) {
+      const [work] = await engine.call<ActivityBucket[]>('activity', {
+        fromMs,
+        bucketMs: Date.now() - fromMs + 1,
+        buckets: 1,
+      });
+      const cpuUs = cpu[i]!.avgPct * 1e4 * Number(opts['idle-seconds']);
+      lines.push(
+        `${order[i]!.split('/').pop()} ${channels} ch side by side, load ${machineLoad().split(' ')[0]}: idle ${cpu[i]!.avgPct.toFixed(2)} %` +
+          ` (worst s ${cpu[i]!.worstSecondPct.toFixed(0)} %; ${work!.appended} items appended, ${work!.started} started:` +
+          ` ${(cpuUs / Math.max(1, work!.appended)).toFixed(1)} us CPU per item appended); idle % per s: ${cpu[i]!.perSecondPct.map((p) => p.toFixed(0)).join(' ')}`,
+      );
+    }
+    return lines;
+  } finally {
+    await Promise.all(engines.map(stopEngine));
+  }
+}
+
+async function measure(spec: string, channels: number, pathsFile: string): Promise<string> {
+  const { engine, gc } = await startEngine(spec);
   try {
     const cpu0 = cpuSeconds(engine.pid);
     const added = await engine.call<{ ms: number }>('addChannels', { count: channels });
@@ -99,8 +151,7 @@ async function measure(spec: string, channels: number, pathsFile: string): Promi
         .join(' ')}`,
     ].join(' ');
   } finally {
-    await engine.call('stop').catch(() => undefined);
-    await engine.kill(5000);
+    await stopEngine({ engine, gc });
   }
 }
 
@@ -121,14 +172,19 @@ function describeStalls(stalls: LoopStall[], fromMs: number, activity: ActivityB
     .join(', ');
 }
 
+const rounds = Number(opts.rounds);
 if (opts.bundle) {
   console.log(await bundleForNode(here('./bench/engine-process.ts'), opts.bundle));
+} else if (positionals.length === 0) {
+  throw new Error('give the bundles to compare (see --bundle)');
+} else if (opts['side-by-side']) {
+  for (let round = 0; round < rounds; round++)
+    for (const line of await sideBySide(positionals, Number(opts.channels), round)) console.log(line);
 } else {
-  if (positionals.length === 0) throw new Error('give the bundles to compare (see --bundle)');
   const channels = Number(opts.channels);
   const paths = Array.from({ length: channels }, (_, n) => mediaPlaylistPath(n));
   await mkdir(here('../.cache'), { recursive: true });
   const pathsFile = await writePaths(here('../.cache'), `ab-paths-${channels}`, paths);
-  for (let round = 0; round < Number(opts.rounds); round++)
+  for (let round = 0; round < rounds; round++)
     for (const spec of positionals) console.log(await measure(spec, channels, pathsFile));
 }
