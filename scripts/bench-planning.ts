@@ -10,7 +10,7 @@
  * time), most rounds agree within a tenth on a noisy machine (a full collection may fall in one):
  * compare two commits by running this from a worktree of each, in turns, several rounds. What it leaves
  * out is what real time adds: timers, the event loop's wake-ups, caches gone cold between them
- * (docs/benchmarks.md, tenth pass).
+ * (docs/benchmarks-history-2.md, tenth pass).
  */
 import { parseArgs } from 'node:util';
 import { loopChannels, tick } from './bench/fake-clock/loop-channels';
