@@ -17,13 +17,21 @@ export interface ColdReadOptions {
   seconds: number;
 }
 
+/** A walk's time over the walks timed, in µs. */
+export interface WalkSpread {
+  p50Us: number;
+  meanUs: number;
+  p90Us: number;
+  maxUs: number;
+}
+
 export interface ColdReads {
   groups: number;
   /** How long each group was left untouched between its walks. */
   everyS: number;
   walks: number;
-  cold: { p50Us: number; meanUs: number; p90Us: number; maxUs: number };
-  warm: { p50Us: number; meanUs: number; p90Us: number; maxUs: number };
+  cold: WalkSpread;
+  warm: WalkSpread;
   /** Cold mean over warm mean: what a process pays for the host's memory, most walks cheap, a tenth dear. */
   ratio: number;
 }
@@ -44,7 +52,7 @@ const walk = (group: Small[]): number => {
   return performance.now() - from;
 };
 
-const stats = (ms: number[]) => {
+const stats = (ms: number[]): WalkSpread => {
   const { p50Ms, meanMs, maxMs } = summarize(ms);
   const p90Ms = percentile(Float64Array.from(ms).sort(), 0.9);
   return { p50Us: p50Ms * 1000, meanUs: meanMs * 1000, p90Us: p90Ms * 1000, maxUs: maxMs * 1000 };

@@ -104,8 +104,7 @@ export async function takeSlot(options: SlotOptions): Promise<() => void> {
   if (!Number.isInteger(take) || take < 1 || take > options.count)
     throw new Error(`a real-time suite takes 1 to ${options.count} slots, not ${take}`);
   const files = Array.from({ length: options.count }, (_, n) => join(options.folder, `slot-${n}.pid`));
-  const what =
-    take === 1 ? `one of ${options.count} real-time slots` : `${take} of ${options.count} real-time slots`;
+  const what = `${take === 1 ? 'one' : take} of ${options.count} real-time slots`;
   const taken = await waitFor(
     () => tryTakeAll(files, take, pid),
     (held) => held !== undefined,
