@@ -24,6 +24,8 @@ export interface Stats {
   playingDateMs?: number;
   /** The playhead (seconds of media) these figures were read at: buffer and latency move with it. */
   position?: number;
+  /** The wall clock (ms since the epoch) they were read at: delay moves with it. */
+  readAtMs?: number;
 }
 
 /** One loaded fragment: its size and its media duration. */
@@ -60,7 +62,7 @@ export function readStats(
   nowMs: number,
 ): Stats {
   const position = video.currentTime;
-  if (!hls) return { buffer: bufferAhead(video.buffered, position), position };
+  if (!hls) return { buffer: bufferAhead(video.buffered, position), position, readAtMs: nowMs };
   const level = hls.currentLevel >= 0 ? hls.levels[hls.currentLevel] : undefined;
   const live = hls.levels.some((l) => l.details?.live);
   const playing = hls.playingDate?.getTime();
@@ -74,5 +76,6 @@ export function readStats(
     downloadKbps: measured(hls.bandwidthEstimate / 1000),
     playingDateMs: playing,
     position,
+    readAtMs: nowMs,
   };
 }

@@ -85,7 +85,13 @@ export function Player({ src, onScreenTime }: { src: string; onScreenTime?: (ms?
           </button>
         )}
       </p>
-      <dl class="stats" aria-label="Playback statistics" aria-live="off" data-position={stats.position}>
+      <dl
+        class="stats"
+        aria-label="Playback statistics"
+        aria-live="off"
+        data-position={stats.position}
+        data-read-at={stats.readAtMs}
+      >
         <Stat name="latency" label="Latency (to live edge)" value={fmt(stats.latency, 's')} />
         <Stat name="delay" label="Delay (wall clock − PDT)" value={fmt(stats.delay, 's')} />
         <Stat name="buffer" label="Buffer ahead" value={fmt(stats.buffer, 's')} />

@@ -14,11 +14,17 @@ import { type Browser, chromium } from 'playwright-core';
 import { readOptionalString, readString } from '../../core/env';
 import {
   type BufferedFrag,
+  describeErrors,
+  excuseGivenUpHoles,
+  type HlsErrorEvent,
+  isOwnAbort,
   type JudgedStall,
   judgeStalls,
   playersHaltSeconds,
   type StallBuffers,
 } from './stall-kinds';
+
+export { describeErrors, type HlsErrorEvent, isSegmentLoadError } from './stall-kinds';
 
 export const CHROMIUM_PATH = readString('CHROMIUM_PATH', '/usr/bin/chromium');
 
@@ -63,21 +69,6 @@ export const CHROMIUM_ARGS = [
 
 const PAGE_DIR = path.join(import.meta.dirname, 'browser-page');
 const HLS_JS = path.resolve(import.meta.dirname, '../../node_modules/hls.js/dist/hls.min.js');
-
-/** One Hls.Events.ERROR as the page saw it. */
-export interface HlsErrorEvent {
-  /** Milliseconds since the page loaded. */
-  atMs: number;
-  /** networkError, mediaError, muxError, keySystemError, otherError. */
-  type: string;
-  /** e.g. fragLoadError, levelLoadError, bufferStalledError. */
-  details: string;
-  fatal: boolean;
-  url: string | null;
-  /** HTTP status of a failed load, when there was one. */
-  status: number | null;
-  reason: string | null;
-}
 
 export interface MediaEventRecord {
   atMs: number;
@@ -207,7 +198,10 @@ export function summarizePlayback(raw: RawBrowserReport): BrowserPlayback {
   const currentTimeStart = firstPlaying?.currentTime ?? 0;
   const currentTimeEnd = started && last ? last.currentTime : currentTimeStart;
 
-  const judgedStalls = judgeStalls(raw.stallBuffers ?? [], raw.bufferedFrags ?? []);
+  const judgedStalls = excuseGivenUpHoles(
+    judgeStalls(raw.stallBuffers ?? [], raw.bufferedFrags ?? []),
+    raw.errors.filter(isOwnAbort),
+  );
   let levelSwitches = 0;
   for (let i = 1; i < raw.levels.length; i++)
     if (raw.levels[i]!.level !== raw.levels[i - 1]!.level) levelSwitches++;
@@ -234,20 +228,6 @@ export function summarizePlayback(raw: RawBrowserReport): BrowserPlayback {
     raw,
   };
 }
-
-/** hls.js errors that mean a media segment could not be loaded. */
-export const isSegmentLoadError = (e: HlsErrorEvent): boolean =>
-  e.type === 'networkError' && e.details.startsWith('frag');
-
-/** One line per error, for test output and failure messages. */
-export const describeErrors = (errors: readonly HlsErrorEvent[]): string =>
-  errors
-    .map(
-      (e) =>
-        `${(e.atMs / 1000).toFixed(1)}s ${e.fatal ? 'FATAL ' : ''}${e.type}/${e.details}` +
-        `${e.status ? ` ${e.status}` : ''}${e.url ? ` ${e.url}` : ''}${e.reason ? ` (${e.reason})` : ''}`,
-    )
-    .join('\n');
 
 /** hls.js's errors and the page's, for a failure message ('(none)' for either when there were none). */
 export const describePlaybackErrors = (play: BrowserPlayback): string =>

@@ -4,8 +4,49 @@
  * A stall is the stream's when a track has a hole at the playhead (data after it, none at it) or ran
  * dry waiting for a fragment the channel had not yet published; it is the player's when the fragment
  * it waited for had been published before it ran dry (a busy machine fetched or appended it late), or
- * when every track held data at the playhead (the decoder or the page was starved of CPU). Pure.
+ * when every track held data at the playhead (the decoder or the page was starved of CPU), or when the
+ * hole is where hls.js gave up loading a fragment (`excuseGivenUpHoles`). Pure.
  */
+
+/** One Hls.Events.ERROR as the page saw it. */
+export interface HlsErrorEvent {
+  /** Milliseconds since the page loaded; and Date.now() in the page (absent in older records). */
+  atMs: number;
+  wallMs?: number;
+  /** The fragment a failed load was for: 'main', 'audio' or 'subtitle', and where it sits (seconds). */
+  frag?: { type: string; start: number; duration: number } | null;
+  /** networkError, mediaError, muxError, keySystemError, otherError. */
+  type: string;
+  /** e.g. fragLoadError, levelLoadError, bufferStalledError. */
+  details: string;
+  fatal: boolean;
+  url: string | null;
+  /** HTTP status of a failed load, when there was one. */
+  status: number | null;
+  reason: string | null;
+}
+
+/** hls.js errors that mean a media segment could not be loaded. */
+export const isSegmentLoadError = (e: HlsErrorEvent): boolean =>
+  e.type === 'networkError' && e.details.startsWith('frag');
+
+/**
+ * Did hls.js abandon this load itself? Its ABR gives up a fragment that loads slower than it plays (a
+ * starved page measures any load as slow), and a flush or a switch cancels one in flight: never an
+ * answer from the server (a clean-clone run, 2026-11-29: 'aborted' at 5.5 s, nothing else wrong).
+ */
+export const isOwnAbort = (e: { details: string; fatal: boolean }): boolean =>
+  !e.fatal && e.details === 'aborted';
+
+/** One line per error, for test output and failure messages. */
+export const describeErrors = (errors: readonly HlsErrorEvent[]): string =>
+  errors
+    .map(
+      (e) =>
+        `${(e.atMs / 1000).toFixed(1)}s ${e.fatal ? 'FATAL ' : ''}${e.type}/${e.details}` +
+        `${e.status ? ` ${e.status}` : ''}${e.url ? ` ${e.url}` : ''}${e.reason ? ` (${e.reason})` : ''}`,
+    )
+    .join('\n');
 
 /** What the page recorded when playback halted. */
 export interface StallBuffers {
@@ -114,6 +155,34 @@ export function judgeStall(stall: StallBuffers, frags: readonly BufferedFrag[]):
 export const judgeStalls = (stalls: readonly StallBuffers[], frags: readonly BufferedFrag[]): JudgedStall[] =>
   stalls.map((s) => judgeStall(s, frags));
 
+/** The fragment types that feed a track: video comes from 'main', audio from 'audio' or muxed 'main'. */
+const FED_BY: Record<string, readonly string[]> = { video: ['main'], audio: ['audio', 'main'] };
+
+/**
+ * The halts, with each hole where hls.js gave up loading a fragment (`givenUp`: loads that failed by
+ * the player's doing, as `isOwnAbort`, or a 404 the caller judged the player's) judged the player's:
+ * the stream had that fragment, the player let it go and moved on. Any other hole stays the stream's.
+ */
+export function excuseGivenUpHoles(
+  stalls: readonly JudgedStall[],
+  givenUp: readonly Pick<HlsErrorEvent, 'details' | 'frag'>[],
+): JudgedStall[] {
+  return stalls.map((s) => {
+    const hole = s.hole;
+    if (!hole) return s;
+    const gaveUp = givenUp.find(
+      ({ frag }) =>
+        frag &&
+        (FED_BY[hole.track] ?? []).includes(frag.type) &&
+        frag.start < hole.toS - AT_S &&
+        frag.start + frag.duration > hole.fromS + AT_S,
+    );
+    return gaveUp
+      ? { ...s, stream: false, detail: `${s.detail}, where hls.js gave up a fragment (${gaveUp.details})` }
+      : s;
+  });
+}
+
 /** One line per stall, for test output and failure messages. */
 export const describeStalls = (stalls: readonly JudgedStall[]): string =>
   stalls
@@ -190,11 +259,40 @@ export const isPlayersHaltNote = (
 export const isStartUpSeek = (error: { details: string; fatal: boolean; reason?: string | null }): boolean =>
   !error.fatal && error.details === 'bufferSeekOverHole' && / seeking from 0 to /.test(error.reason ?? '');
 
-/** hls.js's errors that are the player's: its note of a halt judged the player's, or its start-up seek. */
+/**
+ * hls.js's errors that are the player's: its note of a halt judged the player's, its start-up seek, or
+ * a load it abandoned itself.
+ */
 export const isPlayersNote = (
   error: { atMs: number; details: string; fatal: boolean; reason?: string | null },
   stalls: readonly JudgedStall[],
-): boolean => isPlayersHaltNote(error, stalls) || isStartUpSeek(error);
+): boolean => isPlayersHaltNote(error, stalls) || isStartUpSeek(error) || isOwnAbort(error);
+
+/** One reload of a media playlist: which, when it arrived (Unix ms), and the segment URIs it listed. */
+export interface Listing {
+  playlist: string;
+  wallMs: number;
+  uris: ReadonlySet<string>;
+}
+
+/**
+ * Had the channel stopped listing `uri` by `wallMs`: did the latest reload by then of every playlist
+ * that ever listed it no longer list it? A 404 for such a segment is the player's (its playlist was
+ * stale: a starved page fell a window behind), not a segment the channel listed after its source
+ * dropped it. Unknown URIs, or none reloaded by then, count as still listed: the stream's.
+ */
+export function droppedBefore(listings: readonly Listing[], uri: string, wallMs: number): boolean {
+  const playlists = new Set(listings.filter((l) => l.uris.has(uri)).map((l) => l.playlist));
+  if (playlists.size === 0) return false;
+  return [...playlists].every((playlist) => {
+    const byThen = listings.filter((l) => l.playlist === playlist && l.wallMs <= wallMs);
+    const latest = byThen.reduce<Listing | undefined>(
+      (a, l) => (a && a.wallMs > l.wallMs ? a : l),
+      undefined,
+    );
+    return latest !== undefined && !latest.uris.has(uri);
+  });
+}
 
 /** One AAC frame at 48 kHz: 1024 samples. */
 const AAC_FRAME_S = 1024 / 48_000;

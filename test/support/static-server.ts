@@ -25,6 +25,8 @@ export interface ServedRequest {
   /** Decoded path, without the query string. */
   path: string;
   status: number;
+  /** When it was answered (Unix ms). */
+  atMs: number;
 }
 
 export interface StaticServer {
@@ -103,7 +105,7 @@ export async function startStaticServer(
   const timers = new Set<NodeJS.Timeout>();
 
   const record = (req: IncomingMessage, requestPath: string, status: number) =>
-    served.push({ method: req.method ?? '', path: requestPath, status });
+    served.push({ method: req.method ?? '', path: requestPath, status, atMs: Date.now() });
 
   const sendText = (
     req: IncomingMessage,

@@ -47,12 +47,15 @@ document.addEventListener('waiting', (e) => {
 /** The page's figures (as shown) and hls.js's (read at once), or null if the page did not render. */
 export interface Sample {
   shown: Record<string, string>;
-  /** The playhead the page read its figures at (its `data-position`). */
+  /** The playhead and the wall clock (ms) the page read its figures at (`data-position`, `data-read-at`). */
   shownAt: number;
+  shownAtMs: number;
   errorKeys: string[];
   hls: {
     latency: number;
     delay: number | null;
+    /** The wall clock (ms) hls.js's figures were read at. */
+    readAtMs: number;
     buffer: number | null;
     declaredKbps: number | null;
     playingDateMs: number | null;
@@ -66,7 +69,8 @@ export interface Sample {
  * Waits for the page's next stats render and reads, in the same task, what it shows and what hls.js
  * says. The same task is not the same instant: Chromium holds the playhead still only until the next
  * microtask, and a loaded machine can stall between the page's read and this one; so it also reads the
- * playhead the page measured at, and a figure that moves with the playhead is compared at that point.
+ * playhead and the wall clock the page measured at, and a figure that moves with either is compared at
+ * that point.
  */
 export const SAMPLE_SCRIPT = `new Promise((resolve) => {
   const stats = document.querySelector('dl.stats');
@@ -76,16 +80,19 @@ export const SAMPLE_SCRIPT = `new Promise((resolve) => {
     for (const dd of document.querySelectorAll('dl.stats dd')) shown[dd.dataset.stat] = dd.textContent;
     const level = hls.currentLevel >= 0 ? hls.levels[hls.currentLevel] : null;
     const pd = hls.playingDate ? hls.playingDate.getTime() : null;
+    const nowMs = Date.now();
     const now = document.querySelector('ol.timeline li[data-role="now"]');
     const next = now && now.nextElementSibling;
     const at = (li) => li ? Date.parse(li.querySelector('time').getAttribute('datetime')) : null;
     return {
       shown,
       shownAt: Number(stats.dataset.position),
+      shownAtMs: Number(stats.dataset.readAt),
       errorKeys: [...document.querySelectorAll('[data-errors] li')].map((li) => li.dataset.key),
       hls: {
         latency: hls.latency,
-        delay: pd === null ? null : (Date.now() - pd) / 1000,
+        delay: pd === null ? null : (nowMs - pd) / 1000,
+        readAtMs: nowMs,
         buffer: hls.mainForwardBufferInfo ? hls.mainForwardBufferInfo.len : null,
         declaredKbps: level ? level.bitrate / 1000 : null,
         playingDateMs: pd,

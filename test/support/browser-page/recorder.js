@@ -50,8 +50,19 @@ window.onairRecorder = (video) => {
     forgetSourceBuffers() {
       sourceBuffers.length = 0;
     },
-    /** What both pages keep of an Hls.Events.ERROR. */
-    error: (data) => ({ atMs: at(), type: data.type, details: data.details, fatal: data.fatal }),
+    /**
+     * What both pages keep of an Hls.Events.ERROR: with the wall clock (the channel's PDT clock on this
+     * machine) and, for a load that failed, the fragment it was for (a hole where hls.js gave up a
+     * fragment is the player's doing, stall-kinds.ts).
+     */
+    error: (data) => ({
+      atMs: at(),
+      wallMs: Date.now(),
+      type: data.type,
+      details: data.details,
+      fatal: data.fatal,
+      frag: data.frag ? { type: data.frag.type, start: data.frag.start, duration: data.frag.duration } : null,
+    }),
     /**
      * A fragment that reached the buffer (FRAG_BUFFERED), and when the channel published it (it lists
      * a segment once it has ended: PDT + duration): a halt waiting for a fragment published long before
