@@ -131,9 +131,13 @@ describe('static server', () => {
     expect(await response.text()).toBe(PLAYLIST.slice(0, 7));
   });
 
-  it('records the requests it answered', async () => {
+  it('records the requests it answered, each with when', async () => {
+    const before = Date.now();
     await fetch(`${server.url}/vod/sub/deep.ts?cache=bust`);
-    expect(server.requests().at(-1)).toEqual({ method: 'GET', path: '/vod/sub/deep.ts', status: 200 });
+    const { atMs, ...request } = server.requests().at(-1)!;
+    expect(request).toEqual({ method: 'GET', path: '/vod/sub/deep.ts', status: 200 });
+    expect(atMs).toBeGreaterThanOrEqual(before);
+    expect(atMs).toBeLessThanOrEqual(Date.now());
   });
 
   it('closes while a client holds a keep-alive connection open', async () => {
