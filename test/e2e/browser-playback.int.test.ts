@@ -24,6 +24,7 @@ import {
   loopWithPreroll,
   startFixtureSystem,
 } from '../support/fixture-system';
+import { describeStalls, isPlayersNote } from '../support/stall-kinds';
 
 const noChromium = !chromiumAvailable();
 const skipReason = chromiumSkipReason();
@@ -37,7 +38,7 @@ let user: ChannelUser;
 /** The assertions of a good viewing, with the whole record printed when one fails. */
 function expectSmoothPlayback(play: BrowserPlayback) {
   const context = () =>
-    `${describePlaybackErrors(play)}\nmedia events: ${JSON.stringify(play.raw.mediaEvents)}`;
+    `${describePlaybackErrors(play)}\nhalts: ${describeStalls(play.judgedStalls) || '(none)'}\nmedia events: ${JSON.stringify(play.raw.mediaEvents)}`;
   console.info(
     `played ${play.playedSeconds.toFixed(1)} s in ${play.wallSeconds.toFixed(1)} s; stalls ${play.stalls}, ` +
       `seeks ${play.seeks}, discontinuities ${play.discontinuitiesCrossed}, level switches ${play.levelSwitches}`,
@@ -45,15 +46,19 @@ function expectSmoothPlayback(play: BrowserPlayback) {
   if (play.errors.length) console.info(`hls.js reported:\n${describeErrors(play.errors)}`);
   expect(play.started, context()).toBe(true);
   expect(play.fatalErrors, context()).toEqual([]);
+  // hls.js's note of a halt a starved player made of its own is the player's (stall-kinds.ts).
   expect(
-    play.errors.filter((e) => e.type === 'mediaError'),
+    play.errors.filter((e) => e.type === 'mediaError' && !isPlayersNote(e, play.judgedStalls)),
     context(),
   ).toEqual([]);
   expect(play.errors.filter(isSegmentLoadError), context()).toEqual([]);
-  // At most 8 s of the viewing not played (a halt, a slow append on a busy machine): what a fifth of
-  // the 40–45 s plays allowed before they stopped at the seams they check.
-  expect(play.playedSeconds, context()).toBeGreaterThanOrEqual(play.wallSeconds - 8);
-  expect(play.stalls, context()).toBeLessThanOrEqual(1);
+  // At most 8 s of the viewing not played (a halt, a slow append on a busy machine) besides what the
+  // player's own halts held: what a fifth of the 40–45 s plays allowed before they stopped at the seams
+  // they check. At most one halt of the stream's making; the player's are printed.
+  expect(play.playedSeconds + play.playersHaltSeconds, context()).toBeGreaterThanOrEqual(
+    play.wallSeconds - 8,
+  );
+  expect(play.streamStalls.length, context()).toBeLessThanOrEqual(1);
 }
 
 describe.concurrent(`a channel played by hls.js in Chromium${skipReason}`, () => {

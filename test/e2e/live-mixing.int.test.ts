@@ -21,6 +21,7 @@ import { checkReloads } from '../support/live-rules';
 import { LIVE_SEGMENT_S, type LiveSource, startLiveSource } from '../support/live-source';
 import { waitOnAir } from '../support/on-air';
 import { sharedDynamoDb } from '../support/run/shared-dynamodb';
+import { describeStalls, streamHaltProblems } from '../support/stall-kinds';
 import { type StaticServer, startStaticServer } from '../support/static-server';
 
 const TARGET_DURATION_S = 4;
@@ -227,12 +228,14 @@ describe('live mixing through the schedule API', () => {
     expect(errors, `${errors.join('\n')}\n--- ffmpeg's last lines:\n${played.stderrTail}`).toEqual([]);
     const play = await browser;
     if (play) {
-      const context = () => `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}`;
+      const context = () =>
+        `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}\nhalts: ${describeStalls(play.judgedStalls) || '(none)'}`;
       console.log(
         `hls.js: played ${play.playedSeconds.toFixed(1)} s, ${play.discontinuitiesCrossed} discontinuities crossed; ${context()}`,
       );
       expect(play.fatalErrors, context()).toEqual([]);
-      expect(play.stalls, context()).toBe(0);
+      // No halt of the stream's making; one a starved player made of its own is printed (stall-kinds.ts).
+      expect(streamHaltProblems(play), context()).toEqual([]);
       expect(play.discontinuitiesCrossed).toBeGreaterThanOrEqual(3);
     }
   }, 330_000);

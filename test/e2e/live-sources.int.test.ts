@@ -281,7 +281,7 @@ async function throughLive(
 describe('live sources as packagers make them, in hls.js', () => {
   // Two players at a time (test/support/README.md, "The run"), each on its own engine and source.
   describe.concurrent('one source each, side by side', () => {
-    it('plays a CMAF source with a 6-segment window in and out of a TS channel with its init sections, no 404 and no stall', async () => {
+    it("plays a CMAF source with a 6-segment window in and out of a TS channel with its init sections, no 404 and no halt of the stream's", async () => {
       const source = await startLiveSource({ cmaf: true, demuxedAudio: true });
       sources.push(source);
       let events: ScheduleEvent[] = [];
@@ -304,7 +304,7 @@ describe('live sources as packagers make them, in hls.js', () => {
       expect(notFound).toEqual([]);
     }, 150_000);
 
-    it('plays a TS source in and out of a CMAF channel: each TS segment with a map of its own PAT/PMT, no stall', async () => {
+    it("plays a TS source in and out of a CMAF channel: each TS segment with a map of its own PAT/PMT, no halt of the stream's", async () => {
       const source = await startLiveSource({ demuxedAudio: true });
       sources.push(source);
       let events: ScheduleEvent[] = [];
@@ -318,7 +318,7 @@ describe('live sources as packagers make them, in hls.js', () => {
     }, 150_000);
   });
 
-  it('plays an AES-128 TS source, then a byte-range CMAF source, in and out of a TS channel: keys and ranges passed through, no stall', async () => {
+  it("plays an AES-128 TS source, then a byte-range CMAF source, in and out of a TS channel: keys and ranges passed through, no halt of the stream's", async () => {
     const [aes, ranges] = await Promise.all([
       startLiveSource({ demuxedAudio: true, aes128: true }),
       startLiveSource({ demuxedAudio: true, cmaf: true, singleFile: true }),
