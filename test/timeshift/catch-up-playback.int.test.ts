@@ -11,6 +11,7 @@ import type { AsRunEntry } from '../../core/asrun/asrun-entry';
 import { buildAsRun } from '../../engine-container/src/asrun/build-asrun';
 import { chromiumSkipReason, playInBrowser } from '../support/browser';
 import { parseMediaPlaylist } from '../support/hls-playlist';
+import { describeStalls, streamHaltProblems } from '../support/stall-kinds';
 import { expectWatched, noChromium, usePlayedEngine } from './support/played-in-browser';
 
 const MINUTE = 60_000;
@@ -70,7 +71,8 @@ describe(`catch-up of a programme that aired two hours ago, in hls.js${chromiumS
           `playlists ${loads.map((l) => `${l.type}/live=${l.live}`).join(' ')}`,
       );
       const context = expectWatched(play);
-      expect(play.stalls, context).toBe(0);
+      // No halt of the stream's making; one a starved player made of its own is printed (stall-kinds.ts).
+      expect(streamHaltProblems(play), `${context}\nhalts: ${describeStalls(play.judgedStalls)}`).toEqual([]);
 
       // hls.js read a VOD: EXT-X-PLAYLIST-TYPE:VOD with EXT-X-ENDLIST, never a live playlist.
       expect(loads.length).toBeGreaterThan(0);
