@@ -68,7 +68,13 @@ export async function runSoak(
         continue;
       }
       const final = minute === args.minutes;
-      const judged = judgeMinuteStalls([...pending, ...take.stalls], take.frags, Date.now(), final);
+      const judged = judgeMinuteStalls(
+        [...pending, ...take.stalls],
+        take.frags,
+        Date.now(),
+        final,
+        take.errors,
+      );
       pending = judged.pending;
       timelineOrigin ??= timelineOffsetMs(take.frags, previous?.wallMs ?? 0);
       const summary = summarizeMinute({

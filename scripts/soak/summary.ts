@@ -6,6 +6,9 @@
 import {
   type BufferedFrag,
   describeStalls,
+  excuseGivenUpHoles,
+  type HlsErrorEvent,
+  isOwnAbort,
   type JudgedStall,
   judgeStall,
   type StallBuffers,
@@ -15,7 +18,7 @@ import {
 export interface PageTake {
   started: boolean;
   playing: boolean;
-  errors: Array<{ atMs: number; type: string; details: string; fatal: boolean }>;
+  errors: Array<Pick<HlsErrorEvent, 'atMs' | 'type' | 'details' | 'fatal' | 'frag'>>;
   stalls: StallBuffers[];
   /** hls.latency, sampled every second: seconds behind the live edge. */
   latencies: number[];
@@ -67,16 +70,21 @@ export interface Judged {
   pending: StallBuffers[];
 }
 
-/** Judges this minute's halts and the ones left pending, leaving recent ones with nothing after them. */
+/**
+ * Judges this minute's halts and the ones left pending, leaving recent ones with nothing after them; a
+ * hole where hls.js abandoned a load of its own (`errors`) is the player's (excuseGivenUpHoles).
+ */
 export function judgeMinuteStalls(
   stalls: readonly StallBuffers[],
   frags: readonly BufferedFrag[],
   nowWallMs: number,
   final: boolean,
+  errors: PageTake['errors'] = [],
 ): Judged {
   const out: Judged = { stalls: [], pending: [] };
+  const givenUp = errors.filter(isOwnAbort);
   for (const stall of stalls) {
-    const judged = judgeStall(stall, frags);
+    const [judged] = excuseGivenUpHoles([judgeStall(stall, frags)], givenUp) as [JudgedStall];
     const after = frags.some((f) => f.wallMs > stall.wallMs);
     if (!final && judged.stream && !after && nowWallMs - stall.wallMs < UNSETTLED_MS) out.pending.push(stall);
     else out.stalls.push(judged);

@@ -83,6 +83,29 @@ describe("a soak minute's summary", () => {
     });
     expect(judgeMinuteStalls([dryStall(NOW - 5000)], [], NOW, true).stalls).toHaveLength(1);
   });
+
+  it("judges a hole where hls.js abandoned a load of its own the player's, any other hole the stream's", () => {
+    const holed = {
+      ...dryStall(NOW - 30_000),
+      tracks: {
+        video: [
+          [0, 50],
+          [52, 60],
+        ] as Array<[number, number]>,
+      },
+    };
+    const aborted = (start: number) => ({
+      atMs: 1,
+      type: 'networkError',
+      details: 'aborted',
+      fatal: false,
+      frag: { type: 'main', start, duration: 2 },
+    });
+    const judge = (errors: PageTake['errors']) => judgeMinuteStalls([holed], [], NOW, false, errors).stalls;
+    expect(judge([aborted(50)])).toMatchObject([{ kind: 'hole', stream: false }]);
+    expect(judge([aborted(56)])).toMatchObject([{ kind: 'hole', stream: true }]);
+    expect(judge([{ ...aborted(50), details: 'fragLoadError' }])).toMatchObject([{ stream: true }]);
+  });
 });
 
 describe("a soak's measure of the stream's own drift", () => {
