@@ -24,7 +24,7 @@ import {
   loopWithPreroll,
   startFixtureSystem,
 } from '../support/fixture-system';
-import { describeStalls, isPlayersNote } from '../support/stall-kinds';
+import { describeStalls, isPlayersNote, streamHaltProblems } from '../support/stall-kinds';
 
 const noChromium = !chromiumAvailable();
 const skipReason = chromiumSkipReason();
@@ -58,7 +58,7 @@ function expectSmoothPlayback(play: BrowserPlayback) {
   expect(play.playedSeconds + play.playersHaltSeconds, context()).toBeGreaterThanOrEqual(
     play.wallSeconds - 8,
   );
-  expect(play.streamStalls.length, context()).toBeLessThanOrEqual(1);
+  expect(streamHaltProblems(play).length, context()).toBeLessThanOrEqual(1);
 }
 
 describe.concurrent(`a channel played by hls.js in Chromium${skipReason}`, () => {
