@@ -6,7 +6,7 @@
 import {
   type BufferedFrag,
   describeStalls,
-  excuseGivenUpHoles,
+  excuseGivenUpHole,
   type HlsErrorEvent,
   isOwnAbort,
   type JudgedStall,
@@ -84,7 +84,7 @@ export function judgeMinuteStalls(
   const out: Judged = { stalls: [], pending: [] };
   const givenUp = errors.filter(isOwnAbort);
   for (const stall of stalls) {
-    const judged = excuseGivenUpHoles([judgeStall(stall, frags)], givenUp)[0]!;
+    const judged = excuseGivenUpHole(judgeStall(stall, frags), givenUp);
     const after = frags.some((f) => f.wallMs > stall.wallMs);
     if (!final && judged.stream && !after && nowWallMs - stall.wallMs < UNSETTLED_MS) out.pending.push(stall);
     else out.stalls.push(judged);

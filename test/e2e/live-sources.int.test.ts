@@ -33,7 +33,6 @@ import {
   describeStalls,
   droppedBefore,
   excuseGivenUpHoles,
-  isOwnAbort,
   isPlayersNote,
   type Listing,
   seamAudioHoleHalts,
@@ -127,8 +126,8 @@ const reloadAll = (base: string, paths: readonly string[], listings: Listing[]):
  * A live source's segment answered 404 to the player is the stream's fault unless the channel had
  * already stopped listing it (a player a window behind, on a starved machine): `droppedBefore`.
  */
-const stale = (listings: readonly Listing[]) => (url: string | null, atMs: number | undefined) =>
-  url !== null && atMs !== undefined && droppedBefore(listings, url, atMs);
+const stale = (listings: readonly Listing[]) => (url: string | null, atMs: number) =>
+  url !== null && droppedBefore(listings, url, atMs);
 
 /**
  * Schedules a LIVE event of each source, from 15 s from now (one of 30 s, or several of 20 s with 8 s
@@ -224,13 +223,12 @@ async function throughLive(
 
   const play = await browser;
   if (play) {
-    // The player's own doing, printed and not judged: a load it abandoned, a 404 for a segment the
-    // channel had stopped listing (a starved page a window behind), and a hole where it gave one up.
+    // The player's own doing, printed and not judged: a load it abandoned (isPlayersNote; its holes are
+    // the player's in play.judgedStalls already), a 404 for a segment the channel had stopped listing (a
+    // starved page a window behind), and a hole where it gave one of those up.
     const isStale = stale(listings);
-    const givenUp = play.errors.filter(
-      (e) => isOwnAbort(e) || (e.status === 404 && isStale(e.url, e.wallMs)),
-    );
-    const halts = excuseGivenUpHoles(play.judgedStalls, givenUp);
+    const stale404s = play.errors.filter((e) => e.status === 404 && isStale(e.url, e.wallMs));
+    const halts = excuseGivenUpHoles(play.judgedStalls, stale404s);
     const context = () =>
       `stalls ${play.stalls}; errors: ${describeErrors(play.errors)}\nhalts: ${describeStalls(halts) || '(none)'}`;
     console.log(
@@ -240,7 +238,7 @@ async function throughLive(
     // on "discontinuities crossed 0" with its only error an aborted fragment at 2.2 s).
     expect(play.started, `hls.js played within its start window; ${context()}`).toBe(true);
     expect(play.fatalErrors, context()).toEqual([]);
-    const players = (e: HlsErrorEvent) => givenUp.includes(e) || isPlayersNote(e, halts);
+    const players = (e: HlsErrorEvent) => stale404s.includes(e) || isPlayersNote(e, halts);
     expect(
       play.errors.filter((e) => isSegmentLoadError(e) && !players(e)),
       context(),

@@ -48,6 +48,7 @@ describe('summarizePlayback', () => {
   it('reports a playback that never started as not started, with nothing played', () => {
     const fatal = {
       atMs: 500,
+      wallMs: 1_000_500,
       type: 'networkError',
       details: 'manifestLoadError',
       fatal: true,

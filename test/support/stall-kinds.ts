@@ -10,9 +10,9 @@
 
 /** One Hls.Events.ERROR as the page saw it. */
 export interface HlsErrorEvent {
-  /** Milliseconds since the page loaded; and Date.now() in the page (absent in older records). */
+  /** Milliseconds since the page loaded; and Date.now() in the page, the channel's PDT clock here. */
   atMs: number;
-  wallMs?: number;
+  wallMs: number;
   /** The fragment a failed load was for: 'main', 'audio' or 'subtitle', and where it sits (seconds). */
   frag?: { type: string; start: number; duration: number } | null;
   /** networkError, mediaError, muxError, keySystemError, otherError. */
@@ -159,29 +159,37 @@ export const judgeStalls = (stalls: readonly StallBuffers[], frags: readonly Buf
 const FED_BY: Record<string, readonly string[]> = { video: ['main'], audio: ['audio', 'main'] };
 
 /**
- * The halts, with each hole where hls.js gave up loading a fragment (`givenUp`: loads that failed by
+ * The halt, when it is a hole where hls.js gave up loading a fragment (`givenUp`: loads that failed by
  * the player's doing, as `isOwnAbort`, or a 404 the caller judged the player's) judged the player's:
  * the stream had that fragment, the player let it go and moved on. Any other hole stays the stream's.
  */
-export function excuseGivenUpHoles(
+export function excuseGivenUpHole(
+  stall: JudgedStall,
+  givenUp: readonly Pick<HlsErrorEvent, 'details' | 'frag'>[],
+): JudgedStall {
+  const hole = stall.hole;
+  if (!hole) return stall;
+  const gaveUp = givenUp.find(
+    ({ frag }) =>
+      frag &&
+      (FED_BY[hole.track] ?? []).includes(frag.type) &&
+      frag.start < hole.toS - AT_S &&
+      frag.start + frag.duration > hole.fromS + AT_S,
+  );
+  return gaveUp
+    ? {
+        ...stall,
+        stream: false,
+        detail: `${stall.detail}, where hls.js gave up a fragment (${gaveUp.details})`,
+      }
+    : stall;
+}
+
+/** `excuseGivenUpHole` over every halt of a play. */
+export const excuseGivenUpHoles = (
   stalls: readonly JudgedStall[],
   givenUp: readonly Pick<HlsErrorEvent, 'details' | 'frag'>[],
-): JudgedStall[] {
-  return stalls.map((s) => {
-    const hole = s.hole;
-    if (!hole) return s;
-    const gaveUp = givenUp.find(
-      ({ frag }) =>
-        frag &&
-        (FED_BY[hole.track] ?? []).includes(frag.type) &&
-        frag.start < hole.toS - AT_S &&
-        frag.start + frag.duration > hole.fromS + AT_S,
-    );
-    return gaveUp
-      ? { ...s, stream: false, detail: `${s.detail}, where hls.js gave up a fragment (${gaveUp.details})` }
-      : s;
-  });
-}
+): JudgedStall[] => stalls.map((s) => excuseGivenUpHole(s, givenUp));
 
 /** One line per stall, for test output and failure messages. */
 export const describeStalls = (stalls: readonly JudgedStall[]): string =>
