@@ -160,7 +160,7 @@ export class EngineCore {
     const runtime = this.channels.get(id);
     if (runtime && this.channels.delete(id)) {
       runtime.removed = true;
-      runtime.playout.tail.close();
+      runtime.playout.close();
       this.ownLog?.forget(id);
       this.longestTargetS = undefined;
       this.timeshift.forget(id);
@@ -343,16 +343,8 @@ export class EngineCore {
     return changed;
   }
 
-  /** Keeps the VODs of every channel's tail in the cache and drops the rest (VodCache.sweep). */
+  /** Drops the VODs no channel holds and nobody read for a while (VodCache.sweep). */
   sweep(): void {
-    for (const { playout } of this.channels.values()) {
-      // A loop's items are all one VOD: one touch for a run of them.
-      let last: string | undefined;
-      for (const { uri } of playout.tail.items) {
-        if (uri !== last) this.vods.touch(uri);
-        last = uri;
-      }
-    }
     this.vods.sweep();
   }
 }

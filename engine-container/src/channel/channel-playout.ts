@@ -24,7 +24,7 @@ import { OutageGuard } from './outage/outage-guard';
 import type { LadderSource, PlannedItem, Planner } from './planner';
 import { resumeAfterLive } from './resume-after-live';
 import { eventIdsOf, planScheduled, sameEvents } from './schedule';
-import { loadNewTailVods } from './tail-vods';
+import { TailVods } from './tail-vods';
 import { leadMs, planBatchMs, planSpreadMs, wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
 
@@ -60,8 +60,8 @@ export class ChannelPlayout {
   private lastStartedSeq = -1;
   private wakeAtMs = Number.NEGATIVE_INFINITY;
   private onAir = false;
-  /** Items up to this seq have their VOD in the cache: each advance only checks newer ones. */
-  private vodsLoadedThroughSeq = -1;
+  /** The tail's VODs: loaded in each advance, held in the cache after each run (tail-vods.ts). */
+  private readonly tailVods: TailVods;
   /** Schedule events the tail plays, for one log version (only needed when there is a schedule). */
   private played: { version: number; events: Set<string> } | undefined;
   /** Failing advances (an unreachable store, mostly): backoff and log rate. */
@@ -81,6 +81,7 @@ export class ChannelPlayout {
     private readonly deps: ChannelDeps,
   ) {
     this.tail = new LogTail(deps.store, channel.id, deps.config.clock, deps.config.playlistWindowMs);
+    this.tailVods = new TailVods(this.tail, deps.vods, deps.log, channel.id);
     this.spreadMs = planSpreadMs(channel.id);
     this.batchMs = planBatchMs(channel.id);
     // Whole milliseconds: Redis takes PX in integers (volatileKeyTTL may be a fraction of a second).
@@ -106,7 +107,7 @@ export class ChannelPlayout {
       lease: this.lease,
       header: () => this.header,
       mayAsk: () => this.mayAsk(),
-      loadTailVods: () => this.loadTailVods(),
+      loadTailVods: () => this.tailVods.load(),
       appendAll: (planned, startMs, header) => this.appendAll(planned, startMs, header),
       plan: (startMs, header) => this.plan(startMs, header, []),
       extend: () => this.extend(),
@@ -119,6 +120,12 @@ export class ChannelPlayout {
 
   nextWakeMs(): number {
     return this.wakeAtMs;
+  }
+
+  /** The channel was removed: its run in flight appends nothing more, and it holds no VOD. */
+  close(): void {
+    this.tail.close();
+    if (!this.busy) this.tailVods.hold(); // else when the run ends
   }
 
   /** Since when advances fail (the store is unreachable), or undefined when the channel is healthy. */
@@ -220,6 +227,7 @@ export class ChannelPlayout {
       })
       .finally(() => {
         this.busy = undefined;
+        this.tailVods.hold();
         this.setWake(
           this.outage.failing ? this.outage.wakeAtMs(aloneExtendAtMs(this.tail)) : this.computeWake(),
         );
@@ -269,7 +277,7 @@ export class ChannelPlayout {
       // While failing, every attempt reads the store: only an answer from it ends the outage.
       const probe = this.outage.failing || tail.pending.length > 0;
       if (probe || tail.isStale(this.readTtlMs())) await tail.refresh();
-      if (this.tail.lastSeq > this.vodsLoadedThroughSeq) await this.loadTailVods();
+      if (this.tailVods.unchecked) await this.tailVods.load();
       if (this.scheduled && !this.mixer.holding)
         await cutInLateEvent(this.cuts, this.schedule, () => this.playedEvents());
       const changed = this.changedFromMs;
@@ -296,18 +304,6 @@ export class ChannelPlayout {
   private readTtlMs(): number {
     const { sharedLogMaxAgeMs } = this.deps.config;
     return this.header ? sharedLogMaxAgeMs : Math.max(sharedLogMaxAgeMs, WAITING_READ_MS);
-  }
-
-  /** Loads the VODs of items not checked yet (tail-vods.ts). */
-  private async loadTailVods(): Promise<void> {
-    const { vods, log } = this.deps;
-    this.vodsLoadedThroughSeq = await loadNewTailVods(
-      this.tail.items,
-      this.vodsLoadedThroughSeq,
-      vods,
-      (uri, err) =>
-        log.error('VOD of a logged item cannot be loaded', { channelId: this.channel.id, uri, err }),
-    );
   }
 
   /** What plays from startMs; `resume`: what a LIVE event ending at the log's end cut into. */

@@ -1,7 +1,9 @@
 /**
  * Parsed VODs shared by URI across every channel of the process: 1,000 channels looping one VOD hold
  * one copy. Concurrent loads of a URI share one request; a failure is remembered briefly so a broken
- * origin is not hammered by every channel at once. VODs unused for a while are evicted by `sweep`.
+ * origin is not hammered by every channel at once. VODs unused for a while are evicted by `sweep`, but
+ * never one a channel's log holds: each channel holds its log's VODs as its log changes (`hold`), so a
+ * sweep reads no channel (a walk of 10,000 channels' logs cost a tenth of a second on a cold host).
  */
 import type { ParsedVod } from './parsed-vod';
 import { isGapUri, syntheticGapVod } from './synthetic-gap';
@@ -11,7 +13,7 @@ interface Entry {
   value?: ParsedVod;
   failedAt?: number;
   usedAt: number;
-  /** Used since the last sweep (get/touch only set this: no clock read on the request path). */
+  /** Used since the last sweep (get only sets this: no clock read on the request path). */
   used: boolean;
 }
 
@@ -25,6 +27,8 @@ export interface VodCacheOptions {
 
 export class VodCache {
   private readonly entries = new Map<string, Entry>();
+  /** Per URI, how many channels' logs hold it (an entry may come later: the hold does not load it). */
+  private readonly holds = new Map<string, number>();
   private readonly failureTtlMs: number;
   private readonly idleMs: number;
 
@@ -73,17 +77,25 @@ export class VodCache {
     return entry.promise;
   }
 
-  /** Marks URIs as in use (channels call this for the items they still serve). */
-  touch(uri: string): void {
-    const entry = this.entries.get(uri);
-    if (entry) entry.used = true;
+  /** A channel's log plays `uri`: sweep keeps it until as many release() calls (channel/tail-vods.ts). */
+  hold(uri: string): void {
+    this.holds.set(uri, (this.holds.get(uri) ?? 0) + 1);
   }
 
-  /** Drops entries unused for idleMs (a use counts from the first sweep after it) and old failures. */
+  release(uri: string): void {
+    const left = (this.holds.get(uri) ?? 0) - 1;
+    if (left > 0) this.holds.set(uri, left);
+    else this.holds.delete(uri);
+  }
+
+  /**
+   * Drops entries neither held nor used for idleMs (a use counts from the first sweep after it, a
+   * hold until the sweep after its release) and old failures.
+   */
   sweep(): void {
     const now = this.opts.clock();
     for (const [uri, entry] of this.entries) {
-      if (entry.used) {
+      if (entry.used || this.holds.has(uri)) {
         entry.usedAt = now;
         entry.used = false;
       }
