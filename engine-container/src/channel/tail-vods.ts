@@ -16,8 +16,11 @@ function vodUris(items: readonly PlayoutItem[]): string[] {
   return uris;
 }
 
-const sameUris = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && a.every((uri, i) => uri === b[i]);
+/** Whether `uris` are exactly the items' VODs (no list made: a loop's tail is one VOD, checked each run). */
+function areVodsOf(uris: readonly string[], items: readonly PlayoutItem[]): boolean {
+  for (const item of items) if (!item.live && !uris.includes(item.uri)) return false;
+  return uris.every((uri) => items.some((item) => !item.live && item.uri === uri));
+}
 
 export class TailVods {
   /** Items up to this seq have their VOD in the cache: each load only checks newer ones. */
@@ -67,8 +70,9 @@ export class TailVods {
     const { tail, vods } = this;
     if (tail.version === this.heldVersion && !tail.closed) return;
     this.heldVersion = tail.version;
-    const uris = tail.closed ? [] : vodUris(tail.items);
-    if (sameUris(uris, this.held)) return;
+    const items = tail.closed ? [] : tail.items;
+    if (areVodsOf(this.held, items)) return;
+    const uris = vodUris(items);
     for (const uri of uris) if (!this.held.includes(uri)) vods.hold(uri);
     for (const uri of this.held) if (!uris.includes(uri)) vods.release(uri);
     this.held = uris;
