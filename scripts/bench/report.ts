@@ -142,30 +142,29 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       met: r.startupMs < 30_000 && rssGB < 4,
     });
   }
-  const largest = results.runs.reduce<ChannelsRun | undefined>(
-    (best, r) => (!best || r.channels > best.channels ? r : best),
-    undefined,
-  );
-  if (largest) {
-    const at = `at ${int(largest.channels)} channels`;
+  // The idle, memory, start-up and real-time targets are the 10,000-channel ones (issue 22): judged there
+  // when measured, else at the largest run below 100,000 (which has its own target, above).
+  const atScale = atScaleRun(results.runs);
+  if (atScale) {
+    const at = `at ${int(atScale.channels)} channels`;
     checks.push({
       target: `idle CPU < 2 % of a core ${at}, no second above 10 %`,
       figure:
-        `${f(largest.idle.avgPct, 2)} % average over ${largest.idle.perSecondPct.length} s, worst second ${f(largest.idle.worstSecondPct)} %; ` +
-        `${describeMarkCompacts(largest.idle)}; before it, ${describeFirstPlanning(largest)}` +
+        `${f(atScale.idle.avgPct, 2)} % average over ${atScale.idle.perSecondPct.length} s, worst second ${f(atScale.idle.worstSecondPct)} %; ` +
+        `${describeMarkCompacts(atScale.idle)}; before it, ${describeFirstPlanning(atScale)}` +
         // An idle engine's wakes read memory untouched for seconds: on a host that makes that dear, the
         // figure measures the host as much as the engine (docs/benchmarks.md, seventeenth pass).
         (results.host ? `; on this host ${describeColdReads(results.host)}` : ''),
-      met: largest.idle.avgPct < 2 && largest.idle.worstSecondPct <= 10,
+      met: atScale.idle.avgPct < 2 && atScale.idle.worstSecondPct <= 10,
     });
     checks.push({
       target: `< 0.05 MB per channel ${at} (bundled engine, RSS)`,
       figure:
-        `${f(largest.perChannel.rssMB, 4)} MB RSS, ${f(largest.perChannel.heapMB, 4)} MB heap; ` +
-        `${f(largest.perChannelAfterLoad.rssMB, 4)} MB RSS after the load`,
-      met: largest.perChannel.rssMB < 0.05,
+        `${f(atScale.perChannel.rssMB, 4)} MB RSS, ${f(atScale.perChannel.heapMB, 4)} MB heap; ` +
+        `${f(atScale.perChannelAfterLoad.rssMB, 4)} MB RSS after the load`,
+      met: atScale.perChannel.rssMB < 0.05,
     });
-    const { steady, idle, afterLoad } = largest.memory;
+    const { steady, idle, afterLoad } = atScale.memory;
     const growth = afterLoad.rssBytes / idle.rssBytes;
     checks.push({
       target: `RSS after the load <= 1.3x idle ${at}`,
@@ -177,11 +176,11 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       met: growth <= 1.3,
     });
     checks.push({
-      target: `first playlists ready < 5 s after ${int(largest.channels)} channels are created at once`,
-      figure: `every channel's first playlist rendered ${f(largest.startupMs / 1000, 2)} s after creating them`,
-      met: largest.startupMs < 5000,
+      target: `first playlists ready < 5 s after ${int(atScale.channels)} channels are created at once`,
+      figure: `every channel's first playlist rendered ${f(atScale.startupMs / 1000, 2)} s after creating them`,
+      met: atScale.startupMs < 5000,
     });
-    const rt = largest.realTime;
+    const rt = atScale.realTime;
     checks.push({
       target: `real time during the run ${at} (edge within one segment of the clock)`,
       figure:
@@ -206,6 +205,17 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     });
   }
   return checks;
+}
+
+/** The run the 10,000-channel targets judge: 10,000 channels, else the largest run below 100,000, else the largest. */
+export function atScaleRun<R extends { channels: number }>(runs: readonly R[]): R | undefined {
+  const largestOf = (some: readonly R[]) =>
+    some.reduce<R | undefined>((best, r) => (!best || r.channels > best.channels ? r : best), undefined);
+  return (
+    runs.find((r) => r.channels === 10_000) ??
+    largestOf(runs.filter((r) => r.channels < 100_000)) ??
+    largestOf(runs)
+  );
 }
 
 export function formatReport(results: BenchResults, checks: readonly TargetCheck[]): string {
