@@ -3,7 +3,8 @@
  * one copy. Concurrent loads of a URI share one request; a failure is remembered briefly so a broken
  * origin is not hammered by every channel at once. VODs unused for a while are evicted by `sweep`, but
  * never one a channel's log holds: each channel holds its log's VODs as its log changes (`hold`), so a
- * sweep reads no channel (a walk of 10,000 channels' logs cost a tenth of a second on a cold host).
+ * sweep reads no channel (a walk of 10,000 channels' logs cost about half a second of CPU on a cold
+ * host).
  */
 import type { ParsedVod } from './parsed-vod';
 import { isGapUri, syntheticGapVod } from './synthetic-gap';
