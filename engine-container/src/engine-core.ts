@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../../core/logger';
 import { withTimeout } from '../../core/timeout';
 import { ChannelPlaylists } from './channel/channel-playlists';
 import { ChannelPlayout } from './channel/channel-playout';
+import { FailingChannels } from './channel/outage/failing-channels';
 import { Planner } from './channel/planner';
 import { trackResolver } from './channel/resolver';
 import type { EngineConfig } from './config';
@@ -60,6 +61,7 @@ export class EngineCore {
   private readonly planner: Planner;
   private readonly resolve: TrackResolver;
   private readonly channels = new Map<string, ChannelRuntime>();
+  private readonly failingChannels = new FailingChannels();
   /** Every channel's wakes as they are set; an entry is current while it equals the channel's wake. */
   private readonly wakes = new WakeQueue<ChannelRuntime>();
   /** The kick in progress (idle() waits for it: it may still start advances). */
@@ -136,6 +138,7 @@ export class EngineCore {
       log,
       resolve,
       owner: this.instanceId,
+      failing: this.failingChannels,
       onWake: (atMs) => {
         // A run of a removed channel may end after the removal: it no longer counts.
         if (!runtime || runtime.removed) return;
@@ -257,15 +260,7 @@ export class EngineCore {
 
   /** Channels whose advances fail (the store unreachable), and since when the oldest has: for /health. */
   failing(): { channels: number; sinceMs?: number } {
-    let channels = 0;
-    let sinceMs: number | undefined;
-    for (const { playout } of this.channels.values()) {
-      const since = playout.failingSinceMs;
-      if (since === undefined) continue;
-      channels++;
-      sinceMs = Math.min(sinceMs ?? since, since);
-    }
-    return sinceMs === undefined ? { channels } : { channels, sinceMs };
+    return this.failingChannels.summary();
   }
 
   /**

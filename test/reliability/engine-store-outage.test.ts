@@ -167,6 +167,16 @@ describe('a channel whose store is unreachable', () => {
     expect(core.failing()).toEqual({ channels: 0 });
   });
 
+  it('no longer reports the engine degraded for a failing channel once the channel is removed', async () => {
+    const { core, store, run } = await onAirChannel();
+    store.down = true;
+    await run(5_000);
+    expect(core.failing().channels).toBe(1);
+    core.removeChannel('news');
+    await run(5_000);
+    expect(core.failing()).toEqual({ channels: 0 });
+  });
+
   it('counts the outage from its first failure to the store answering again, never restarting it', async () => {
     const { store, playout, run } = await onAirChannel();
     store.down = true;

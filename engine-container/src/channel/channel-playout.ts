@@ -19,6 +19,7 @@ import { type CutContext, cutInChangedContent, cutInLateEvent, cutMarginMs, rese
 import { fixedTargetDurationS, waitsForContent } from './header';
 import { LogTail } from './log-tail';
 import { waitUntilOnAir } from './on-air-wait';
+import type { FailingChannels } from './outage/failing-channels';
 import { aloneExtendAtMs, continueLocally } from './outage/local-continuation';
 import { OutageGuard } from './outage/outage-guard';
 import type { LadderSource, PlannedItem, Planner } from './planner';
@@ -39,6 +40,8 @@ export interface ChannelDeps {
   resolve: TrackResolver;
   /** This engine's id in writer leases (unique per process). */
   owner: string;
+  /** The engine's failing channels, kept as this channel starts and stops failing (for /health). */
+  failing?: FailingChannels;
   onWake?: (atMs: number) => void; // every new wake time, for the engine's wake queue
 }
 
@@ -87,11 +90,8 @@ export class ChannelPlayout {
     // Whole milliseconds: Redis takes PX in integers (volatileKeyTTL may be a fraction of a second).
     const ttlMs = Math.max(1, Math.round(deps.config.volatileKeyTTL * 1000));
     this.lease = new WriterLease(deps.store, channel.id, deps.owner, ttlMs, deps.log);
-    this.outage = new OutageGuard(channel.id, {
-      log: deps.log,
-      metrics: deps.metrics,
-      clock: deps.config.clock,
-    });
+    const { log, metrics, failing } = deps;
+    this.outage = new OutageGuard(channel.id, { log, metrics, clock: deps.config.clock, failing });
     this.mixer = new LiveMixer({
       ...deps,
       channel: () => this.channel,
@@ -125,6 +125,7 @@ export class ChannelPlayout {
   /** The channel was removed: its run in flight appends nothing more, and it holds no VOD. */
   close(): void {
     this.tail.close();
+    this.outage.close();
     if (!this.busy) this.tailVods.hold(); // else when the run ends
   }
 

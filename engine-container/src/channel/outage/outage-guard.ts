@@ -4,16 +4,19 @@
  */
 import type { Logger } from '../../../../core/logger';
 import type { Metrics } from '../../metrics';
+import type { FailingChannels } from './failing-channels';
 import { backoffMs, HEALTHY, type OutageState, recordFailure } from './outage';
 
 export class OutageGuard {
   private state: OutageState = HEALTHY;
   /** When the store may be tried again (the backoff after the last failure). */
   private nextRetryMs = Number.NEGATIVE_INFINITY;
+  /** The channel was removed: a failure of its last run no longer counts the channel as failing. */
+  private closed = false;
 
   constructor(
     private readonly channelId: string,
-    private readonly deps: { log: Logger; metrics: Metrics; clock: () => number },
+    private readonly deps: { log: Logger; metrics: Metrics; clock: () => number; failing?: FailingChannels },
   ) {}
 
   get failing(): boolean {
@@ -31,6 +34,12 @@ export class OutageGuard {
     this.deps.log.info('channel playout recovered', { channelId: this.channelId, sinceMs, failures });
     this.state = HEALTHY;
     this.nextRetryMs = Number.NEGATIVE_INFINITY;
+    this.deps.failing?.recovered(this);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.deps.failing?.recovered(this);
   }
 
   /** Is the backoff over (or was there no failure)? Before that, a wake only extends the log alone. */
@@ -43,6 +52,7 @@ export class OutageGuard {
     const outcome = recordFailure(this.state, now);
     this.state = outcome.state;
     this.nextRetryMs = now + backoffMs(this.state.failures);
+    if (!this.closed) this.deps.failing?.failed(this, this.state.sinceMs ?? now);
     this.deps.metrics.inc('AdvanceFailures');
     if (!outcome.log) return;
     this.deps.log.error('channel playout failed; retrying with backoff', {
