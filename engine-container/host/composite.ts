@@ -23,6 +23,8 @@ export interface ChannelSource {
 export class CompositeSources implements IChannelManager, IAssetManager {
   private owner = new Map<string, ChannelSource>();
   private lastLists: Channel[][] = [];
+  /** The union made from lastLists: answered again while every source answers its same list. */
+  private lastUnion: Channel[] | undefined;
   private readonly clashes = new Set<string>();
 
   constructor(private readonly sources: readonly ChannelSource[]) {}
@@ -38,6 +40,10 @@ export class CompositeSources implements IChannelManager, IAssetManager {
         }
       }),
     );
+    // Sources answer their same list while nothing changed: so does the union, and the engine then
+    // visits none of its channels (Engine.refreshChannels).
+    if (this.lastUnion && lists.every((list, i) => list === undefined || list === this.lastLists[i]))
+      return this.lastUnion;
     const owner = new Map<string, ChannelSource>();
     const out: Channel[] = [];
     lists.forEach((list, i) => {
@@ -57,6 +63,7 @@ export class CompositeSources implements IChannelManager, IAssetManager {
       }
     });
     this.owner = owner;
+    this.lastUnion = out;
     return out;
   }
 

@@ -62,6 +62,8 @@ export class EngineCore {
   private readonly resolve: TrackResolver;
   private readonly channels = new Map<string, ChannelRuntime>();
   private readonly failingChannels = new FailingChannels();
+  /** The channel manager's list as last followed (syncChannels). */
+  private syncedList: readonly Channel[] = [];
   /** Every channel's wakes as they are set; an entry is current while it equals the channel's wake. */
   private readonly wakes = new WakeQueue<ChannelRuntime>();
   /** The kick in progress (idle() waits for it: it may still start advances). */
@@ -171,8 +173,16 @@ export class EngineCore {
     }
   }
 
-  /** Follows the channel manager's list: adds, updates and deletes (auto-created channels stay). */
+  /**
+   * Follows the channel manager's list: adds, updates and deletes (auto-created channels stay). A list
+   * of the same channel objects as the last one changes nothing (an object changed in place is already
+   * the channel's): it is passed over without visiting any channel, as the engine polls every few
+   * seconds and 10,000 channels' objects, untouched since, cost a fifth of a second on a cold host.
+   */
   syncChannels(list: readonly Channel[]): void {
+    const last = this.syncedList;
+    if (last.length === list.length && list.every((c, i) => c === last[i])) return;
+    this.syncedList = [...list];
     const wanted = new Set(list.map((c) => c.id));
     for (const c of list) this.upsertChannel(c, 'manager');
     for (const [id, runtime] of this.channels)

@@ -1,0 +1,103 @@
+/**
+ * The channel lists the engine polls every few seconds (channelRefreshIntervalMs): while nothing
+ * changed, the host's composite of sources answers the same list, and the engine follows a list of the
+ * same channel objects without reading any of its channels (at 10,000 channels, each poll read every
+ * channel's objects, untouched since the last poll: a fifth of a second on a cold host).
+ */
+import { describe, expect, it } from 'vitest';
+import { CompositeSources } from '../../engine-container/host/composite';
+import type { Channel, IAssetManager } from '../../engine-container/src/types';
+import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
+
+const assets: IAssetManager = { getNextVod: async () => ({ id: 'x', title: 'x', uri: 'https://o/x.m3u8' }) };
+const channel = (id: string): Channel => ({ id, name: id });
+
+/** A source answering whatever list it holds now (a new array only when it changes, as the hosts' do). */
+function source(name: string, initial: Channel[]) {
+  const s = { list: initial as Channel[] | Error };
+  return {
+    s,
+    source: {
+      name,
+      assets,
+      channels: {
+        getChannels: () => {
+          if (s.list instanceof Error) throw s.list;
+          return s.list;
+        },
+      },
+    },
+  };
+}
+
+describe("the host's channel sources, polled", () => {
+  it('answer the same list while every source answers its same list', async () => {
+    const a = source('a', [channel('a1'), channel('a2')]);
+    const b = source('b', [channel('b1')]);
+    const composite = new CompositeSources([a.source, b.source]);
+    const first = await composite.getChannels();
+    expect(first.map((c) => c.id)).toEqual(['a1', 'a2', 'b1']);
+    expect(await composite.getChannels()).toBe(first);
+  });
+
+  it('answer a new list once a source answers another, and keep a failed source’s channels', async () => {
+    const a = source('a', [channel('a1')]);
+    const b = source('b', [channel('b1')]);
+    const composite = new CompositeSources([a.source, b.source]);
+    const first = await composite.getChannels();
+    b.s.list = [channel('b1'), channel('b2')];
+    const second = await composite.getChannels();
+    expect(second).not.toBe(first);
+    expect(second.map((c) => c.id)).toEqual(['a1', 'b1', 'b2']);
+    a.s.list = new Error('table unreachable');
+    expect(await composite.getChannels()).toBe(second);
+  });
+});
+
+describe("the engine following its channel manager's list", () => {
+  function engineCore() {
+    const world = fakeWorld();
+    return makeCore(new ScriptedAssetManager(() => vodResponse(world.a)), { fetch: world.origin.fetch }).core;
+  }
+
+  /** A channel whose every property read is counted. */
+  function watched(id: string, reads: { n: number }): Channel {
+    return new Proxy(channel(id), {
+      get(target, key, receiver) {
+        reads.n++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+  }
+
+  it('reads none of the channels of a list of the same channel objects as the last one', () => {
+    const core = engineCore();
+    const reads = { n: 0 };
+    const list = [watched('c1', reads), watched('c2', reads)];
+    core.syncChannels(list);
+    expect(core.channelIds).toEqual(['c1', 'c2']);
+    reads.n = 0;
+    core.syncChannels([...list]);
+    expect(reads.n).toBe(0);
+  });
+
+  it('adds a channel pushed into the same array, and removes one taken out of it', () => {
+    const core = engineCore();
+    const list = [channel('c1')];
+    core.syncChannels(list);
+    list.push(channel('c2'));
+    core.syncChannels(list);
+    expect(core.channelIds).toEqual(['c1', 'c2']);
+    list.shift();
+    core.syncChannels(list);
+    expect(core.channelIds).toEqual(['c2']);
+  });
+
+  it('updates a channel whose object was replaced under the same id', () => {
+    const core = engineCore();
+    core.syncChannels([channel('c1')]);
+    const renamed = { id: 'c1', name: 'renamed' };
+    core.syncChannels([renamed]);
+    expect(core.channel('c1')?.playout.channel).toBe(renamed);
+  });
+});
