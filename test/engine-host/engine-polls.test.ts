@@ -1,16 +1,27 @@
 /**
- * The channel lists the engine polls every few seconds (channelRefreshIntervalMs): while nothing
- * changed, the host's composite of sources answers the same list, and the engine follows a list of the
- * same channel objects without reading any of its channels (at 10,000 channels, each poll read every
- * channel's objects, untouched since the last poll: a fifth of a second on a cold host).
+ * What the engine polls every few seconds: the channel list (channelRefreshIntervalMs) and every
+ * channel's schedule (scheduleRefreshIntervalMs). While nothing changed, the host's composite of
+ * sources answers the same list, and the engine follows a list of the same channel objects without
+ * reading any of its channels (at 10,000 channels, each poll read every channel's objects, untouched
+ * since the last poll: a fifth of a second on a cold host). Schedules are asked of every channel.
  */
 import { describe, expect, it } from 'vitest';
 import { CompositeSources } from '../../engine-container/host/composite';
-import type { Channel, IAssetManager } from '../../engine-container/src/types';
+import type { Channel, IAssetManager, ScheduleEvent } from '../../engine-container/src/types';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
 
 const assets: IAssetManager = { getNextVod: async () => ({ id: 'x', title: 'x', uri: 'https://o/x.m3u8' }) };
 const channel = (id: string): Channel => ({ id, name: id });
+
+/** A channel whose every property read is counted. */
+function watched(id: string, reads: { n: number }): Channel {
+  return new Proxy(channel(id), {
+    get(target, key, receiver) {
+      reads.n++;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
 
 /** A source answering whatever list it holds now (a new array only when it changes, as the hosts' do). */
 function source(name: string, initial: Channel[]) {
@@ -60,16 +71,6 @@ describe("the engine following its channel manager's list", () => {
     return makeCore(new ScriptedAssetManager(() => vodResponse(world.a)), { fetch: world.origin.fetch }).core;
   }
 
-  /** A channel whose every property read is counted. */
-  function watched(id: string, reads: { n: number }): Channel {
-    return new Proxy(channel(id), {
-      get(target, key, receiver) {
-        reads.n++;
-        return Reflect.get(target, key, receiver);
-      },
-    });
-  }
-
   it('reads none of the channels of a list of the same channel objects as the last one', () => {
     const core = engineCore();
     const reads = { n: 0 };
@@ -99,5 +100,37 @@ describe("the engine following its channel manager's list", () => {
     const renamed = { id: 'c1', name: 'renamed' };
     core.syncChannels([renamed]);
     expect(core.channel('c1')?.playout.channel).toBe(renamed);
+  });
+});
+
+describe("the engine polling its channels' schedules", () => {
+  const live = (id: string): ScheduleEvent => ({
+    eventId: id,
+    assetId: id,
+    title: 'live',
+    type: 1,
+    start_time: Date.UTC(2025, 0, 1, 1),
+    end_time: Date.UTC(2025, 0, 1, 2),
+    uri: 'https://o/live.m3u8',
+  });
+
+  function engineCore(schedules: Map<string, ScheduleEvent[]>) {
+    const world = fakeWorld();
+    const am = new ScriptedAssetManager(() => vodResponse(world.a));
+    return makeCore(am, {
+      fetch: world.origin.fetch,
+      streamSwitchManager: { getSchedule: async (id: string) => schedules.get(id) ?? [] },
+    }).core;
+  }
+
+  it('tells a channel its events, and tells it again once they are gone', async () => {
+    const schedules = new Map([['c1', [live('e1')]]]);
+    const core = engineCore(schedules);
+    core.syncChannels([channel('c1'), channel('c2')]);
+    expect(await core.refreshSchedules()).toBe(1);
+    expect(await core.refreshSchedules()).toBe(0);
+    schedules.delete('c1');
+    expect(await core.refreshSchedules()).toBe(1);
+    expect(await core.refreshSchedules()).toBe(0);
   });
 });
