@@ -41,7 +41,7 @@ export class CompositeSources implements IChannelManager, IAssetManager {
       }),
     );
     // Sources answer their same list while nothing changed: so does the union, and the engine then
-    // visits none of its channels (Engine.refreshChannels).
+    // visits none of its channels (EngineCore.syncChannels).
     if (this.lastUnion && lists.every((list, i) => list === undefined || list === this.lastLists[i]))
       return this.lastUnion;
     const owner = new Map<string, ChannelSource>();

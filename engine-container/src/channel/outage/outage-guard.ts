@@ -52,7 +52,7 @@ export class OutageGuard {
     const outcome = recordFailure(this.state, now);
     this.state = outcome.state;
     this.nextRetryMs = now + backoffMs(this.state.failures);
-    if (!this.closed) this.deps.failing?.failed(this, this.state.sinceMs ?? now);
+    if (!this.closed) this.deps.failing?.failed(this);
     this.deps.metrics.inc('AdvanceFailures');
     if (!outcome.log) return;
     this.deps.log.error('channel playout failed; retrying with backoff', {
