@@ -17,8 +17,9 @@
  * first reads that failed for a while; the old per-channel polling never falls quiet), and scaled to a minute
  * (x 60 / seconds). The change case makes one change a second, alternating a LIVE entry POSTed to the
  * schedule API (a day ahead, so nothing switches) and a live event added to a channel-API channel.
- * Every loop is bounded by a count or a deadline. Prints one table; the load average says how busy
- * the machine was (a saturated machine caps the old code's per-channel polls below their design rate).
+ * Every loop is bounded by a count or a deadline. Prints one table, with the engine process's CPU over
+ * each case (from /proc: its playout included, so an idle case is what the deployed engine idles at);
+ * the load average says how busy the machine was (a saturated machine caps the old code's per-channel polls below their design rate).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +35,7 @@ import { startGateway } from '../local/gateway';
 import { http } from '../test/schedule/support/http';
 import { dynamoKey, routeKey, startCountingProxy } from '../test/support/counting-proxy';
 import { startStaticServer } from '../test/support/static-server';
-import { machineLoad } from './bench/pin';
+import { cpuSeconds, machineLoad } from './bench/pin';
 
 const { values: opts } = parseArgs({
   options: {
@@ -62,6 +63,8 @@ interface Row {
   engineDynamo: Map<string, number>;
   engineApi: Map<string, number>;
   serviceDynamo: Map<string, number>;
+  /** The engine process's CPU over the case, % of one core. */
+  engineCpuPct: number;
 }
 
 /** Operation only (DynamoDB keys are `Op table`), summed. */
@@ -178,13 +181,17 @@ async function main(): Promise<void> {
       );
       const measure = async (mode: Row['mode'], change?: (i: number) => Promise<void>): Promise<Row> => {
         for (const p of [engineDynamo, serviceDynamo, api]) p.reset();
+        const cpuBefore = { s: cpuSeconds(child.pid!), at: performance.now() };
         const end = Date.now() + SECONDS * 1000;
         for (let i = 0; Date.now() < end && i < SECONDS + 5; i++) {
           await change?.(i);
           await sleep(Math.max(0, Math.min(1000, end - Date.now())));
         }
+        const engineCpuPct =
+          ((cpuSeconds(child.pid!) - cpuBefore.s) / ((performance.now() - cpuBefore.at) / 1000)) * 100;
         progress(`${size} channels, ${mode}: measured`);
         return {
+          engineCpuPct,
           channels: size,
           mode,
           engineDynamo: perMinute(byOperation(engineDynamo.counts())),
@@ -244,13 +251,13 @@ function printTable(rows: Row[]): void {
     `\nRequests per engine task-minute (${SECONDS} s measured per case, x ${(60 / SECONDS).toFixed(1)}); load ${machineLoad()}`,
   );
   console.log(
-    '| channels | case | engine → DynamoDB (by operation) | engine → schedule API (by route) | engine total | schedule service → DynamoDB |',
+    '| channels | case | engine → DynamoDB (by operation) | engine → schedule API (by route) | engine total | schedule service → DynamoDB | engine CPU (% of a core) |',
   );
-  console.log('|---:|---|---|---|---:|---|');
+  console.log('|---:|---|---|---|---:|---|---:|');
   for (const r of rows) {
     const total = sum(r.engineDynamo) + sum(r.engineApi);
     console.log(
-      `| ${r.channels.toLocaleString('en')} | ${r.mode} | ${show(r.engineDynamo)} | ${show(r.engineApi)} | ${total.toLocaleString('en')} | ${show(r.serviceDynamo)} |`,
+      `| ${r.channels.toLocaleString('en')} | ${r.mode} | ${show(r.engineDynamo)} | ${show(r.engineApi)} | ${total.toLocaleString('en')} | ${show(r.serviceDynamo)} | ${r.engineCpuPct.toFixed(1)} |`,
     );
   }
 }

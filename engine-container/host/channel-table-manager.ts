@@ -6,7 +6,8 @@
  * The index is eventually consistent, so after a move the list is read once more an interval later
  * (a list read a moment too early is corrected); a full list every `fullListMs` heals anything missed.
  * getChannels() answers from the last list. The engine channel id is the channel name, because the
- * playback URL holds only the name.
+ * playback URL holds only the name. A list says which channels' live events it changed
+ * (takeChangedChannels), so the engine asks only those for their schedule, not all every poll.
  */
 
 import { logger } from '../../core/logger';
@@ -41,6 +42,12 @@ export const toEngineChannel = (c: StoredChannel): Channel => {
   return { id: c.name, name: c.name, ...media, options };
 };
 
+/** A channel's live events as one comparable string ('' for none): lists are compared channel by channel. */
+const eventsOf = (c: Channel | undefined): string => {
+  const events = (c?.options as OnairChannelOptions | undefined)?.events;
+  return events?.length ? JSON.stringify(events) : '';
+};
+
 export class ChannelTableManager implements IChannelManager {
   private channels: Channel[] = [];
   private byId = new Map<string, Channel>();
@@ -53,6 +60,8 @@ export class ChannelTableManager implements IChannelManager {
   private listedAtMs = 0;
   /** Lists still owed after the stamp moved: this interval's and the next one's (index lag). */
   private owedLists = 0;
+  /** Channels whose live events a list changed since the engine last took them. */
+  private changedEvents = new Set<string>();
 
   constructor(
     private readonly store: Pick<ChannelStore, 'listAll' | 'changeStamp'>,
@@ -83,6 +92,13 @@ export class ChannelTableManager implements IChannelManager {
     }));
   }
 
+  /** The channels whose live events changed since the last call (IStreamSwitchManager.takeChangedChannels). */
+  takeChangedChannels(): Set<string> {
+    const taken = this.changedEvents;
+    this.changedEvents = new Set();
+    return taken;
+  }
+
   /** Reads once (so the engine starts with the current channels), then keeps reading. */
   async start(): Promise<void> {
     await this.refresh();
@@ -105,6 +121,8 @@ export class ChannelTableManager implements IChannelManager {
         const now = this.clock();
         if (this.owedLists > 0 || now - this.listedAtMs >= this.fullListMs) {
           const channels = (await this.store.listAll()).map(toEngineChannel);
+          for (const c of channels)
+            if (eventsOf(c) !== eventsOf(this.byId.get(c.id))) this.changedEvents.add(c.id);
           this.channels = channels;
           this.byId = new Map(channels.map((c) => [c.id, c]));
           this.listedStamp = stamp;

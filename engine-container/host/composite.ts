@@ -96,6 +96,21 @@ export class CompositeSources implements IChannelManager, IAssetManager {
     return source?.assets.contentChangedFrom?.(req);
   }
 
+  /**
+   * The channels whose changes the sources tell (IAssetManager.takeChangedChannels); undefined when a
+   * source that reports changes cannot say which channels (the engine then asks every channel).
+   */
+  takeChangedChannels(): Set<string> | undefined {
+    const ids = new Set<string>();
+    for (const { assets } of this.sources) {
+      if (!assets.contentChangedFrom) continue;
+      const taken = assets.takeChangedChannels?.();
+      if (taken === undefined) return undefined;
+      for (const id of taken) ids.add(id);
+    }
+    return ids;
+  }
+
   /** A channel of a source that reports changes (a schedule) may change ahead; others do not. */
   changesAhead(req: VodRequest): boolean {
     const source = this.sourceOf(req);

@@ -69,6 +69,9 @@ export function createOnairEngine(overrides: EngineOptions = {}): OnairEngine {
         ...(await table.getSchedule(id)),
         ...(schedule ? await schedule.switchManager.getSchedule(id) : []),
       ],
+      // Both say which channels' events changed: the engine asks those alone (schedule-poll.ts).
+      takeChangedChannels: () =>
+        new Set([...table.takeChangedChannels(), ...(schedule?.switchManager.takeChangedChannels() ?? [])]),
     },
     channelRefreshIntervalMs: config.channelRefreshMs,
     ...(config.logStore === 'dynamodb' && !config.options.kvstoreUrl && !overrides.kvstoreUrl

@@ -16,6 +16,7 @@ import { EngineEvents } from './events';
 import { Metrics } from './metrics';
 import { InMemoryPlayoutLogStore, type PlayoutLogStore, soleWriterLog } from './playout/log-store';
 import type { TrackResolver } from './playout/window';
+import { SchedulePoll } from './schedule-poll';
 import { adaptiveTickCeilingMs } from './tick-ceiling';
 import { TimeshiftPlaylists } from './timeshift/timeshift-playlists';
 import type { Channel, IAssetManager } from './types';
@@ -62,6 +63,7 @@ export class EngineCore {
   private readonly resolve: TrackResolver;
   private readonly channels = new Map<string, ChannelRuntime>();
   private readonly failingChannels = new FailingChannels();
+  private readonly schedulePolls: { switches: SchedulePoll; changes: SchedulePoll };
   /** The channel manager's list as last followed (syncChannels). */
   private syncedList: readonly Channel[] = [];
   /** Every channel's wakes as they are set; an entry is current while it equals the channel's wake. */
@@ -103,6 +105,10 @@ export class EngineCore {
       resolve: this.resolve,
       vods: this.vods,
     });
+    this.schedulePolls = {
+      switches: new SchedulePoll('getSchedule', config.streamSwitchManager ?? {}, this.log),
+      changes: new SchedulePoll('contentChangedFrom', assetManager, this.log),
+    };
     this.planner = new Planner({
       config,
       assetManager,
@@ -156,6 +162,8 @@ export class EngineCore {
       origin,
     };
     this.channels.set(channel.id, runtime);
+    this.schedulePolls.switches.added(channel.id);
+    this.schedulePolls.changes.added(channel.id);
     wakes.push(playout.nextWakeMs(), runtime);
     events.emit(channel.id, 'channel_added', { name: channel.name, origin });
     return runtime;
@@ -307,45 +315,38 @@ export class EngineCore {
   }
 
   /**
-   * Every channel's schedule events (stream switch manager) and, when the asset manager tells, from
-   * when its content changed (IAssetManager.contentChangedFrom); returns how many channels must look
-   * at a change at once (the tick is poked for them).
+   * The channels' schedule events (stream switch manager) and, when the asset manager tells, from when
+   * their content changed (IAssetManager.contentChangedFrom): of every channel, or of those a manager
+   * says changed (schedule-poll.ts). Returns how many channels must look at a change at once (the tick
+   * is poked for them).
    */
   async refreshSchedules(): Promise<number> {
     const manager = this.config.streamSwitchManager;
-    const assets = this.assetManager;
-    let changed = 0;
-    await Promise.all(
-      [...this.channels.values()].map(async ({ playout }) => {
-        const channelId = playout.channel.id;
-        if (manager)
-          try {
-            const events = await withTimeout(
-              manager.getSchedule(channelId),
-              this.config.getNextVodTimeoutMs,
-              'getSchedule',
-            );
-            if (playout.setSchedule(Array.isArray(events) ? events : [])) changed++;
-          } catch (err) {
-            this.log.warn('getSchedule failed', { channelId, err });
-          }
-        if (assets.contentChangedFrom)
-          try {
+    const contentChangedFrom = this.assetManager.contentChangedFrom?.bind(this.assetManager);
+    const timeoutMs = this.config.getNextVodTimeoutMs;
+    const [switched, changed] = await Promise.all([
+      manager
+        ? this.schedulePolls.switches.run(this.channels, async (channelId) => {
+            const events = await withTimeout(manager.getSchedule(channelId), timeoutMs, 'getSchedule');
+            const playout = this.channels.get(channelId)?.playout;
+            return playout?.setSchedule(Array.isArray(events) ? events : []) ?? false;
+          })
+        : 0,
+      contentChangedFrom
+        ? this.schedulePolls.changes.run(this.channels, async (channelId) => {
             const fromMs = await withTimeout(
-              assets.contentChangedFrom({ sessionId: channelId, playlistId: channelId }),
-              this.config.getNextVodTimeoutMs,
+              contentChangedFrom({ sessionId: channelId, playlistId: channelId }),
+              timeoutMs,
               'contentChangedFrom',
             );
-            if (typeof fromMs === 'number' && Number.isFinite(fromMs)) {
-              playout.contentChanged(fromMs);
-              changed++;
-            }
-          } catch (err) {
-            this.log.warn('contentChangedFrom failed', { channelId, err });
-          }
-      }),
-    );
-    return changed;
+            const playout = this.channels.get(channelId)?.playout;
+            if (!playout || typeof fromMs !== 'number' || !Number.isFinite(fromMs)) return false;
+            playout.contentChanged(fromMs);
+            return true;
+          })
+        : 0,
+    ]);
+    return switched + changed;
   }
 
   /** Drops the VODs no channel holds and nobody read for a while (VodCache.sweep). */

@@ -22,6 +22,7 @@ export type {
   AdBreak,
   AdDelivery,
   AudioTrack,
+  ChangeReporter,
   Channel,
   ChannelOptions,
   ChannelProfile,

@@ -84,7 +84,17 @@ export interface UpcomingContent {
   vod?: VodResponse;
 }
 
-export interface IAssetManager {
+/**
+ * Our extension, for a manager polled per channel (getSchedule, contentChangedFrom): the ids of the
+ * channels whose answers may have changed since it was last called (each change is told once), else
+ * undefined when it cannot tell. The engine then asks only those, and the channels it added since or
+ * whose ask failed (schedule-poll.ts); a manager without it is asked for every channel every poll.
+ */
+export interface ChangeReporter {
+  takeChangedChannels?(): Iterable<string> | undefined;
+}
+
+export interface IAssetManager extends ChangeReporter {
   getNextVod(req: VodRequest): Promise<VodResponse>;
   /**
    * Our extension, asked once before a channel's first item: what the channel will play, so that its
@@ -194,6 +204,6 @@ export interface ScheduleEvent {
   duration?: number;
 }
 
-export interface IStreamSwitchManager {
+export interface IStreamSwitchManager extends ChangeReporter {
   getSchedule(channelId: string): Promise<ScheduleEvent[]>;
 }

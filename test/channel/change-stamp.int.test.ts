@@ -1,7 +1,7 @@
 /**
  * The channel table's change stamp on DynamoDB Local: every write the engine fleet must see moves it,
  * in the same transaction as the write; a refused write does not. The engine's table manager lists
- * the channels only when it moved.
+ * the channels only when it moved, and names the channels whose live events a list changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../../core/aws';
@@ -84,5 +84,22 @@ describe('the channel table’s change stamp', () => {
     await manager.refresh();
     expect(lists).toBe(3);
     expect(manager.channel('c')).toBeDefined();
+  });
+
+  it('lets the engine’s table manager name the channels whose live events a list changed, once each', async () => {
+    const manager = new ChannelTableManager(store, 60_000);
+    await store.create(channel('d'), 10);
+    await store.create(channel('e'), 10);
+    await manager.refresh();
+    manager.takeChangedChannels();
+    await store.addEvent('stamp', 'd', event, 5);
+    await manager.refresh();
+    expect([...manager.takeChangedChannels()]).toEqual(['d']);
+    await manager.refresh();
+    expect([...manager.takeChangedChannels()]).toEqual([]);
+    await store.removeEvent('stamp', 'd', 0, 'ev-1');
+    await manager.refresh();
+    expect([...manager.takeChangedChannels()]).toEqual(['d']);
+    expect(await manager.getSchedule('d')).toEqual([]);
   });
 });

@@ -3,7 +3,9 @@
  * channel's schedule (scheduleRefreshIntervalMs). While nothing changed, the host's composite of
  * sources answers the same list, and the engine follows a list of the same channel objects without
  * reading any of its channels (at 10,000 channels, each poll read every channel's objects, untouched
- * since the last poll: a fifth of a second on a cold host). Schedules are asked of every channel.
+ * since the last poll: a fifth of a second on a cold host). Schedules are asked of the channels the
+ * managers say changed, of channels added since and of those whose ask failed; of every channel when a
+ * manager cannot say (engine-container/src/schedule-poll.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { CompositeSources } from '../../engine-container/host/composite';
@@ -65,6 +67,25 @@ describe("the host's channel sources, polled", () => {
   });
 });
 
+describe("the host's asset sources, telling which channels changed", () => {
+  const reporting = (name: string, taken: Iterable<string> | undefined) => ({
+    name,
+    channels: { getChannels: () => [] },
+    assets: { ...assets, contentChangedFrom: async () => undefined, takeChangedChannels: () => taken },
+  });
+
+  it('name the channels each source that reports changes names; one that reports none is not asked', () => {
+    const silent = { name: 'loops', channels: { getChannels: () => [] }, assets };
+    const composite = new CompositeSources([silent, reporting('a', ['a1']), reporting('b', new Set(['b1']))]);
+    expect([...(composite.takeChangedChannels() ?? [])]).toEqual(['a1', 'b1']);
+  });
+
+  it('cannot say when a source that reports changes cannot say which channels', () => {
+    const composite = new CompositeSources([reporting('a', ['a1']), reporting('b', undefined)]);
+    expect(composite.takeChangedChannels()).toBeUndefined();
+  });
+});
+
 describe("the engine following its channel manager's list", () => {
   function engineCore() {
     const world = fakeWorld();
@@ -114,23 +135,82 @@ describe("the engine polling its channels' schedules", () => {
     uri: 'https://o/live.m3u8',
   });
 
-  function engineCore(schedules: Map<string, ScheduleEvent[]>) {
+  function engineCore(
+    schedules: Map<string, ScheduleEvent[] | Error>,
+    takeChangedChannels?: () => Iterable<string> | undefined,
+  ) {
     const world = fakeWorld();
     const am = new ScriptedAssetManager(() => vodResponse(world.a));
-    return makeCore(am, {
+    const asked: string[] = [];
+    const getSchedule = async (id: string) => {
+      asked.push(id);
+      const events = schedules.get(id) ?? [];
+      if (events instanceof Error) throw events;
+      return events;
+    };
+    const { core } = makeCore(am, {
       fetch: world.origin.fetch,
-      streamSwitchManager: { getSchedule: async (id: string) => schedules.get(id) ?? [] },
-    }).core;
+      streamSwitchManager: { getSchedule, takeChangedChannels },
+    });
+    /** Polls once; resolves with the channels asked, in order. */
+    const poll = async () => {
+      asked.length = 0;
+      await core.refreshSchedules();
+      return [...asked].sort();
+    };
+    return { core, poll };
+  }
+
+  /** A manager's changes, told once each. */
+  function changes() {
+    const pending = new Set<string>();
+    const take = () => {
+      const taken = [...pending];
+      pending.clear();
+      return taken;
+    };
+    return { pending, take };
   }
 
   it('tells a channel its events, and tells it again once they are gone', async () => {
     const schedules = new Map([['c1', [live('e1')]]]);
-    const core = engineCore(schedules);
+    const { core } = engineCore(schedules);
     core.syncChannels([channel('c1'), channel('c2')]);
     expect(await core.refreshSchedules()).toBe(1);
     expect(await core.refreshSchedules()).toBe(0);
     schedules.delete('c1');
     expect(await core.refreshSchedules()).toBe(1);
     expect(await core.refreshSchedules()).toBe(0);
+  });
+
+  it('asks only the channels its manager says changed, and the channels added since', async () => {
+    const changed = changes();
+    const { core, poll } = engineCore(new Map(), changed.take);
+    core.syncChannels([channel('c1'), channel('c2'), channel('c3')]);
+    expect(await poll()).toEqual(['c1', 'c2', 'c3']);
+    expect(await poll()).toEqual([]);
+    changed.pending.add('c2').add('not-a-channel');
+    core.syncChannels([channel('c1'), channel('c2'), channel('c3'), channel('c4')]);
+    expect(await poll()).toEqual(['c2', 'c4']);
+    expect(await poll()).toEqual([]);
+  });
+
+  it('asks a channel whose ask failed again at the next poll, though its manager tells nothing more', async () => {
+    const changed = changes();
+    const schedules = new Map<string, ScheduleEvent[] | Error>([['c1', new Error('timed out')]]);
+    const { core, poll } = engineCore(schedules, changed.take);
+    core.syncChannels([channel('c1'), channel('c2')]);
+    expect(await poll()).toEqual(['c1', 'c2']);
+    schedules.set('c1', [live('e1')]);
+    expect(await poll()).toEqual(['c1']);
+    expect(core.channel('c1')?.playout.setSchedule([live('e1')])).toBe(false);
+    expect(await poll()).toEqual([]);
+  });
+
+  it('asks every channel at every poll when its manager cannot say which changed', async () => {
+    const { core, poll } = engineCore(new Map(), () => undefined);
+    core.syncChannels([channel('c1'), channel('c2')]);
+    expect(await poll()).toEqual(['c1', 'c2']);
+    expect(await poll()).toEqual(['c1', 'c2']);
   });
 });

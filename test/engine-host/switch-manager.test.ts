@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger';
+import { createSchedulePlugin } from '../../engine-container/host/schedule/index';
 import type {
   ScheduleChannel,
   ScheduleEntry,
@@ -131,5 +132,51 @@ describe('the schedule plug-in stream switch manager', () => {
     const { source } = fakeSource([]);
     const watch = new ScheduleWatch({ source, log: createLogger() });
     expect(await new ScheduleSwitchManager(watch).getSchedule('acme.news')).toEqual([]);
+  });
+});
+
+describe('the schedule plug-in telling the engine which channels to ask', () => {
+  const news = playbackChannelId('tv.example', 'news');
+  const versions = (sport: [number, number], newsVersions: [number, number]): ScheduleChannel[] => [
+    { id: 'sport', tenant: 'tv.example', title: 'Sport', scheduleVersion: sport[0], liveVersion: sport[1] },
+    {
+      id: 'news',
+      tenant: 'tv.example',
+      title: 'News',
+      scheduleVersion: newsVersions[0],
+      liveVersion: newsVersions[1],
+    },
+  ];
+
+  it('names the channels whose LIVE entries a list changed, once each', async () => {
+    const { state, source } = fakeSource(versions([1, 1], [1, 0]));
+    const plugin = createSchedulePlugin({ source, log: createLogger(), clock: () => t0 });
+    await plugin.watch.refresh();
+    expect([...plugin.switchManager.takeChangedChannels()]).toEqual([sport]);
+    expect([...plugin.switchManager.takeChangedChannels()]).toEqual([]);
+    state.stamp++;
+    state.channels = versions([1, 1], [2, 0]);
+    await plugin.watch.refresh();
+    expect([...plugin.switchManager.takeChangedChannels()]).toEqual([]);
+    state.stamp++;
+    state.channels = versions([1, 0], [2, 0]);
+    await plugin.watch.refresh();
+    expect([...plugin.switchManager.takeChangedChannels()]).toEqual([sport]);
+    expect(await plugin.switchManager.getSchedule(sport)).toEqual([]);
+  });
+
+  it('names for contentChangedFrom a channel whose schedule version moved under a window it read, once', async () => {
+    const { state, source } = fakeSource(versions([1, 0], [1, 0]));
+    const plugin = createSchedulePlugin({ source, log: createLogger(), clock: () => t0 });
+    await plugin.watch.refresh();
+    await plugin.assetManager.getNextVod({ sessionId: news, playlistId: news });
+    expect([...(plugin.assetManager.takeChangedChannels() ?? [])]).toEqual([news]);
+    expect([...(plugin.assetManager.takeChangedChannels() ?? [])]).toEqual([]);
+    state.stamp++;
+    state.channels = versions([2, 0], [2, 0]);
+    await plugin.watch.refresh();
+    // Sport's version moved too, but this manager read no window of it: nothing it planned can change.
+    expect([...(plugin.assetManager.takeChangedChannels() ?? [])]).toEqual([news]);
+    expect([...(plugin.assetManager.takeChangedChannels() ?? [])]).toEqual([]);
   });
 });

@@ -57,6 +57,7 @@ export function createSchedulePlugin(options: SchedulePluginOptions): SchedulePl
       log,
       clock: options.clock,
       scheduleVersion: (id) => watch.scheduleVersion(id),
+      takeChangedSchedules: () => watch.takeChangedSchedules(),
     }),
     channelManager: new ScheduleChannelManager({ watch, log, slate: options.slate }),
     switchManager: new ScheduleSwitchManager(watch),

@@ -15,7 +15,8 @@
  * `refreshMs` and only while it has entries ahead, as a version cannot tell it is current.
  *
  * An edit may concern what the engine has already planned (its look-ahead, about three target
- * durations): the engine asks contentChangedFrom for every channel every scheduleRefreshIntervalMs,
+ * durations): every scheduleRefreshIntervalMs the engine asks contentChangedFrom of the channels this
+ * manager says changed (takeChangedChannels: a version moved, or a window read again found a change),
  * and a channel whose version moved has its window read again then and compared with the one it
  * replaces (schedule-diff.ts), so the engine cuts the change in (channel/cuts.ts).
  */
@@ -31,6 +32,8 @@ export interface ScheduleAssetManagerOptions {
   source: ScheduleSource;
   /** The channel's schedule version as last listed; undefined when unknown. */
   scheduleVersion?: (engineId: string) => number | undefined;
+  /** The channels whose schedule version moved since the last call (ScheduleWatch.takeChangedSchedules). */
+  takeChangedSchedules?: () => Iterable<string>;
   log: Logger;
   clock?: () => number;
   /** How much schedule is fetched ahead of the playout instant. */
@@ -153,6 +156,19 @@ export class ScheduleAssetManager implements IAssetManager {
     const tMs = this.playoutInstant(channelId, req.startMs);
     const entry = nextVodEntry(await this.entriesAround(channelId, tMs), tMs);
     return entry ? { vod: { id: entry.id, title: entry.title, uri: entry.url } } : {};
+  }
+
+  /**
+   * The channels contentChangedFrom may answer for now: a change found by a window read again, or a
+   * version moved under a window this manager holds (a channel with none has nothing planned to cut).
+   * Undefined (every channel is asked) when versions are known but not which moved.
+   */
+  takeChangedChannels(): Set<string> | undefined {
+    const { scheduleVersion, takeChangedSchedules } = this.options;
+    if (scheduleVersion && !takeChangedSchedules) return undefined;
+    const ids = new Set(this.changedFrom.keys());
+    for (const id of takeChangedSchedules?.() ?? []) if (this.windows.has(id)) ids.add(id);
+    return ids;
   }
 
   /**

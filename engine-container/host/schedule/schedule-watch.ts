@@ -6,7 +6,8 @@
  * `scheduleVersion` moved, and the LIVE entries are read here only for the channels whose `liveVersion`
  * moved (a channel that never had one is never read). The stream switch manager answers from here.
  * Nothing here is read per channel on a timer, so an idle deployment costs the same at 10 or 10,000
- * channels (docs/deploy.md "Polling cost").
+ * channels (docs/deploy.md "Polling cost"). Each list also notes which channels' versions it moved, so
+ * the managers tell the engine which channels to ask (IAssetManager.takeChangedChannels).
  */
 
 import type { Logger } from '../../../core/logger';
@@ -56,6 +57,8 @@ export class ScheduleWatch {
   private channels: ScheduleChannel[] | undefined;
   private scheduleVersions = new Map<string, number>();
   private live = new Map<string, LiveOf>();
+  /** Channels whose scheduleVersion, or whose LIVE entries, a list moved since they were last taken. */
+  private changed = { schedules: new Set<string>(), live: new Set<string>() };
   private running: Promise<ScheduleChannel[]> | undefined;
 
   constructor(private readonly options: ScheduleWatchOptions) {
@@ -81,6 +84,20 @@ export class ScheduleWatch {
     return this.scheduleVersions.get(engineId);
   }
 
+  /** The channels whose scheduleVersion moved since the last call (listed for the first time included). */
+  takeChangedSchedules(): Set<string> {
+    const taken = this.changed.schedules;
+    this.changed.schedules = new Set();
+    return taken;
+  }
+
+  /** The channels whose LIVE entries changed since the last call: liveEvents answers differently. */
+  takeChangedLive(): Set<string> {
+    const taken = this.changed.live;
+    this.changed.live = new Set();
+    return taken;
+  }
+
   /** The channel's LIVE entries (as the engine's LIVE events) that ended less than livePastMs ago. */
   liveEvents(engineId: string): ScheduleEvent[] {
     const since = this.clock() - this.livePastMs;
@@ -99,9 +116,12 @@ export class ScheduleWatch {
     const listed = await this.options.source.listChannels();
     const complete = await this.readLive(listed, now);
     this.channels = listed;
-    this.scheduleVersions = new Map(
+    const versions = new Map(
       listed.map((c) => [playbackChannelId(c.tenant, c.id), c.scheduleVersion ?? UNVERSIONED]),
     );
+    for (const [id, version] of versions)
+      if (this.scheduleVersions.get(id) !== version) this.changed.schedules.add(id);
+    this.scheduleVersions = versions;
     this.listedAtMs = now;
     // A LIVE read that failed is tried again at the next refresh: the stamp is not taken as read.
     this.stamp = complete ? stamp : undefined;
@@ -140,6 +160,8 @@ export class ScheduleWatch {
         });
       }
     });
+    for (const id of new Set([...this.live.keys(), ...live.keys()]))
+      if (this.live.get(id)?.events !== live.get(id)?.events) this.changed.live.add(id);
     this.live = live;
     return complete;
   }
