@@ -27,13 +27,15 @@ export const asRunPageKey = (channelId: string, fromMs: number, toMs: number) =>
 /** A day's entries of every channel (the billing export). */
 const DAY_KEY = ['channelId', 'startMs', 'day', 'channelStart'] as const;
 
-export interface DayEntry {
+/** An entry with the channel it aired on. */
+export interface ChannelEntry {
   channelId: string;
   entry: AsRunEntry;
 }
 
 export interface AsRunStore {
-  put(channelId: string, entries: readonly AsRunEntry[]): Promise<void>;
+  /** Entries of any channels, written in batches of 25 whatever their channel (an engine writes many at once). */
+  put(entries: readonly ChannelEntry[]): Promise<void>;
   /** Entries that started in [fromMs, toMs), oldest first. */
   range(
     channelId: string,
@@ -42,7 +44,7 @@ export interface AsRunStore {
     page: PageRequest<Record<string, string | number>>,
   ): Promise<Page<AsRunEntry>>;
   /** Every channel's entries that started on a UTC day, channel by channel. */
-  day(day: string, page: PageRequest<Record<string, string | number>>): Promise<Page<DayEntry>>;
+  day(day: string, page: PageRequest<Record<string, string | number>>): Promise<Page<ChannelEntry>>;
 }
 
 const ENTRY_FIELDS = [
@@ -66,11 +68,11 @@ function toEntry(item: Record<string, unknown>): AsRunEntry {
 
 export function dynamoAsRunStore(ddb: DynamoDBDocumentClient, table: string, retentionDays = 30): AsRunStore {
   return {
-    async put(channelId, entries) {
+    async put(entries) {
       await batchPut(
         ddb,
         table,
-        entries.map((e) => ({
+        entries.map(({ channelId, entry: e }) => ({
           ...e,
           channelId,
           day: utcDay(e.startMs),

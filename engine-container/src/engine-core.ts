@@ -19,7 +19,7 @@ import type { TrackResolver } from './playout/window';
 import { SchedulePoll } from './schedule-poll';
 import { adaptiveTickCeilingMs } from './tick-ceiling';
 import { TimeshiftPlaylists } from './timeshift/timeshift-playlists';
-import type { Channel, IAssetManager } from './types';
+import type { Channel, IAssetManager, IStreamSwitchManager } from './types';
 import { WakeQueue } from './util/wake-queue';
 import { loadVod } from './vod/load-vod';
 import { VodCache } from './vod/vod-cache';
@@ -63,7 +63,8 @@ export class EngineCore {
   private readonly resolve: TrackResolver;
   private readonly channels = new Map<string, ChannelRuntime>();
   private readonly failingChannels = new FailingChannels();
-  private readonly schedulePolls: { switches: SchedulePoll; changes: SchedulePoll };
+  /** The stream switch manager's and the asset manager's, for those the engine has. */
+  private readonly schedulePolls: SchedulePoll[] = [];
   /** The channel manager's list as last followed (syncChannels). */
   private syncedList: readonly Channel[] = [];
   /** Every channel's wakes as they are set; an entry is current while it equals the channel's wake. */
@@ -105,10 +106,15 @@ export class EngineCore {
       resolve: this.resolve,
       vods: this.vods,
     });
-    this.schedulePolls = {
-      switches: new SchedulePoll('getSchedule', config.streamSwitchManager ?? {}, this.log),
-      changes: new SchedulePoll('contentChangedFrom', assetManager, this.log),
-    };
+    const switches = config.streamSwitchManager;
+    if (switches)
+      this.schedulePolls.push(
+        new SchedulePoll('getSchedule', switches, (id) => this.askSchedule(switches, id), this.log),
+      );
+    if (assetManager.contentChangedFrom)
+      this.schedulePolls.push(
+        new SchedulePoll('contentChangedFrom', assetManager, (id) => this.askContentChange(id), this.log),
+      );
     this.planner = new Planner({
       config,
       assetManager,
@@ -162,8 +168,7 @@ export class EngineCore {
       origin,
     };
     this.channels.set(channel.id, runtime);
-    this.schedulePolls.switches.added(channel.id);
-    this.schedulePolls.changes.added(channel.id);
+    for (const poll of this.schedulePolls) poll.added(channel.id);
     wakes.push(playout.nextWakeMs(), runtime);
     events.emit(channel.id, 'channel_added', { name: channel.name, origin });
     return runtime;
@@ -321,32 +326,28 @@ export class EngineCore {
    * is poked for them).
    */
   async refreshSchedules(): Promise<number> {
-    const manager = this.config.streamSwitchManager;
-    const contentChangedFrom = this.assetManager.contentChangedFrom?.bind(this.assetManager);
-    const timeoutMs = this.config.getNextVodTimeoutMs;
-    const [switched, changed] = await Promise.all([
-      manager
-        ? this.schedulePolls.switches.run(this.channels, async (channelId) => {
-            const events = await withTimeout(manager.getSchedule(channelId), timeoutMs, 'getSchedule');
-            const playout = this.channels.get(channelId)?.playout;
-            return playout?.setSchedule(Array.isArray(events) ? events : []) ?? false;
-          })
-        : 0,
-      contentChangedFrom
-        ? this.schedulePolls.changes.run(this.channels, async (channelId) => {
-            const fromMs = await withTimeout(
-              contentChangedFrom({ sessionId: channelId, playlistId: channelId }),
-              timeoutMs,
-              'contentChangedFrom',
-            );
-            const playout = this.channels.get(channelId)?.playout;
-            if (!playout || typeof fromMs !== 'number' || !Number.isFinite(fromMs)) return false;
-            playout.contentChanged(fromMs);
-            return true;
-          })
-        : 0,
-    ]);
-    return switched + changed;
+    const must = await Promise.all(this.schedulePolls.map((poll) => poll.run(this.channels)));
+    return must.reduce((a, b) => a + b, 0);
+  }
+
+  /** Tells the channel its schedule events; true when they changed. */
+  private async askSchedule(manager: IStreamSwitchManager, channelId: string): Promise<boolean> {
+    const events = await withTimeout(manager.getSchedule(channelId), this.config.getNextVodTimeoutMs, 'getSchedule');
+    const playout = this.channels.get(channelId)?.playout;
+    return playout?.setSchedule(Array.isArray(events) ? events : []) ?? false;
+  }
+
+  /** Tells the channel from when its content changed, if it did. */
+  private async askContentChange(channelId: string): Promise<boolean> {
+    const fromMs = await withTimeout(
+      Promise.resolve(this.assetManager.contentChangedFrom?.({ sessionId: channelId, playlistId: channelId })),
+      this.config.getNextVodTimeoutMs,
+      'contentChangedFrom',
+    );
+    const playout = this.channels.get(channelId)?.playout;
+    if (!playout || typeof fromMs !== 'number' || !Number.isFinite(fromMs)) return false;
+    playout.contentChanged(fromMs);
+    return true;
   }
 
   /** Drops the VODs no channel holds and nobody read for a while (VodCache.sweep). */

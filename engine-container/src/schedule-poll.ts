@@ -18,6 +18,8 @@ export class SchedulePoll {
     /** What is asked: named in the log when an ask fails. */
     private readonly asked: string,
     private readonly manager: ChangeReporter,
+    /** Asks one channel; answers whether it must look at a change. */
+    private readonly ask: (channelId: string) => Promise<boolean>,
     private readonly log: Logger,
   ) {}
 
@@ -27,14 +29,10 @@ export class SchedulePoll {
   }
 
   /**
-   * Asks, at once, each channel to ask among `channels` (the engine's, by id); `ask` answers whether the
-   * channel must look at a change. Resolves with how many must. A failed ask is logged and asked again
-   * at the next poll.
+   * Asks, at once, each channel due among `channels` (the engine's, by id). Resolves with how many must
+   * look at a change. A failed ask is logged and asked again at the next poll.
    */
-  async run(
-    channels: ReadonlyMap<string, unknown>,
-    ask: (channelId: string) => Promise<boolean>,
-  ): Promise<number> {
+  async run(channels: ReadonlyMap<string, unknown>): Promise<number> {
     const changed = this.manager.takeChangedChannels?.();
     let ids: Iterable<string> = channels.keys();
     if (changed !== undefined) {
@@ -47,7 +45,7 @@ export class SchedulePoll {
     await Promise.all(
       due.map(async (channelId) => {
         try {
-          if (await ask(channelId)) must++;
+          if (await this.ask(channelId)) must++;
         } catch (err) {
           this.owed.add(channelId);
           this.log.warn(`${this.asked} failed`, { channelId, err });

@@ -45,8 +45,11 @@ describe('the daily as-run export', () => {
       entry(DAY + 86_399_000, 60_000, 'vod', 'ep-2'),
     ];
     const tv = [entry(DAY + 3_600_000, 1_800_000, 'live', 'match')];
-    await store.put('news', [...news, entry(DAY + 86_400_000, 60_000, 'vod', 'tomorrow')]);
-    await store.put('dGVuYW50~tv', tv);
+    const of = (channelId: string, entries: AsRunEntry[]) => entries.map((e) => ({ channelId, entry: e }));
+    await store.put([
+      ...of('news', [...news, entry(DAY + 86_400_000, 60_000, 'vod', 'tomorrow')]),
+      ...of('dGVuYW50~tv', tv),
+    ]);
     const { handler } = await import('../../functions/asrun/export-handler');
 
     expect(await handler({ day: '2026-11-25' })).toEqual({ day: '2026-11-25', channels: 2, entries: 4 });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AsRunEntry } from '../../core/asrun/asrun-entry';
-import type { AsRunStore } from '../../core/asrun/asrun-store';
+import type { AsRunStore, ChannelEntry } from '../../core/asrun/asrun-store';
 import { createLogger } from '../../core/logger';
 import { AsRunRecorder } from '../../engine-container/host/asrun-recorder';
 import type { Engine } from '../../engine-container/src/index';
@@ -71,7 +71,9 @@ describe('an engine starting a channel whose shared log holds a day', { timeout:
   it('writes to the as-run log only the entries that ended within that tail', async () => {
     const { clock, cold, logged } = await coldStartAfterADay();
     const put: AsRunEntry[] = [];
-    const asRun = { put: async (_ch: string, entries: readonly AsRunEntry[]) => void put.push(...entries) };
+    const asRun = {
+      put: async (entries: readonly ChannelEntry[]) => void put.push(...entries.map((e) => e.entry)),
+    };
     // The recorder reads the engine's core, events and clock only.
     const engine = {
       core: cold.core,
