@@ -332,7 +332,11 @@ export class EngineCore {
 
   /** Tells the channel its schedule events; true when they changed. */
   private async askSchedule(manager: IStreamSwitchManager, channelId: string): Promise<boolean> {
-    const events = await withTimeout(manager.getSchedule(channelId), this.config.getNextVodTimeoutMs, 'getSchedule');
+    const events = await withTimeout(
+      manager.getSchedule(channelId),
+      this.config.getNextVodTimeoutMs,
+      'getSchedule',
+    );
     const playout = this.channels.get(channelId)?.playout;
     return playout?.setSchedule(Array.isArray(events) ? events : []) ?? false;
   }
@@ -340,7 +344,9 @@ export class EngineCore {
   /** Tells the channel from when its content changed, if it did. */
   private async askContentChange(channelId: string): Promise<boolean> {
     const fromMs = await withTimeout(
-      Promise.resolve(this.assetManager.contentChangedFrom?.({ sessionId: channelId, playlistId: channelId })),
+      Promise.resolve(
+        this.assetManager.contentChangedFrom?.({ sessionId: channelId, playlistId: channelId }),
+      ),
       this.config.getNextVodTimeoutMs,
       'contentChangedFrom',
     );
