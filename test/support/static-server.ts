@@ -4,8 +4,7 @@
  * GET and HEAD only, one byte range at most (as real origins serve EXT-X-MAP/EXT-X-BYTERANGE), nothing
  * served from outside the root directory.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -129,8 +128,13 @@ export async function startStaticServer(
     malformed: boolean,
   ) => {
     const file = resolveUnderRoot(root, requestPath);
-    const info = file ? await stat(file).catch(() => undefined) : undefined;
-    if (!file || !info?.isFile()) {
+    // Opened once, then measured and read through the same handle: a live source's packager replaces
+    // its playlists by renaming, and a size read from one file with bytes from its successor would cut
+    // the playlist mid-line (a segment URI without its last characters, then a 404).
+    const handle = file ? await open(file, 'r').catch(() => undefined) : undefined;
+    const info = handle ? await handle.stat().catch(() => undefined) : undefined;
+    if (!file || !handle || !info?.isFile()) {
+      await handle?.close();
       sendText(req, res, requestPath, 404, 'not found\n');
       return;
     }
@@ -147,10 +151,12 @@ export async function startStaticServer(
       'accept-ranges': 'bytes',
       ...(range ? { 'content-range': `bytes ${start}-${end}/${info.size}` } : {}),
     });
-    if (req.method === 'HEAD') res.end();
-    else if (malformed) res.end(garbage(info.size).subarray(start, end + 1));
-    else
-      createReadStream(file, { start, end })
+    if (req.method === 'HEAD' || malformed) {
+      await handle.close();
+      res.end(malformed && req.method !== 'HEAD' ? garbage(info.size).subarray(start, end + 1) : undefined);
+    } else
+      handle
+        .createReadStream({ start, end })
         .on('error', () => res.destroy())
         .pipe(res);
   };
