@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PLAYER_HOLDBACK_TARGET_DURATIONS } from '../../engine-container/src/live/live-lead';
+import { fetchLiveSource, type LiveSnapshot } from '../../engine-container/src/live/live-source';
 import type { ScheduleEvent } from '../../engine-container/src/types';
 import { fakeWorld, makeCore, ScriptedAssetManager, vodResponse } from '../engine/helpers/engine-fixtures';
 import { masterPlaylist, mediaPlaylist } from '../engine/helpers/playlists';
@@ -279,5 +280,29 @@ describe('live sources as packagers make them', () => {
     expect(reloads.some((r) => /EXT-X-PART|PRELOAD-HINT|SERVER-CONTROL/.test(r.text))).toBe(false);
     const n = live.map((s) => Number(s.uri.match(/_(\d+)\.m4s$/)![1]));
     expect(n).toEqual(n.map((_, i) => n[0]! + i));
+  });
+});
+
+describe('a live source read while its packager replaces a playlist', () => {
+  const uri = 'https://origin.test/live/v0.m3u8';
+  const head =
+    '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:2.0,\nseg7.ts\n#EXTINF:2.0,\n';
+  const read = async (text: string) => {
+    const world = fakeWorld();
+    world.origin.routes.set(uri, text);
+    const snapshot = (await fetchLiveSource(uri, {
+      fetch: world.origin.fetch,
+      timeoutMs: 1000,
+      maxPlaylistBytes: 100_000,
+    })) as LiveSnapshot;
+    return snapshot.variants[0]!.segments.map((s) => s.uri.split('/').at(-1));
+  };
+
+  it('takes no segment from a last line without its line feed (the playlist was cut mid-URI)', async () => {
+    expect(await read(`${head}seg8.t`)).toEqual(['seg7.ts']);
+  });
+
+  it('takes the segment once its line is whole', async () => {
+    expect(await read(`${head}seg8.ts\n`)).toEqual(['seg7.ts', 'seg8.ts']);
   });
 });

@@ -87,12 +87,23 @@ export function toLiveError(err: unknown, uri: string): LiveSourceError {
   return new LiveSourceError(`${uri}: ${(err as Error)?.message ?? String(err)}`, 'live_malformed', true);
 }
 
+/**
+ * The playlist without a last line that lacks its line feed when that line is a URI: every line of a
+ * playlist ends with one (RFC 8216 4.1), so it is a playlist cut mid-write (an origin that measured the
+ * file before its packager replaced it), and the URI may be cut too. Its segment comes at the next read.
+ */
+export function completeLines(text: string): string {
+  const end = text.lastIndexOf('\n') + 1;
+  const last = text.slice(end).trim();
+  return last === '' || last.startsWith('#') ? text : text.slice(0, end);
+}
+
 async function look(uri: string, opts: LiveFetchOptions): Promise<LiveSnapshot> {
   const get = (url: string) =>
     fetchOkText(url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxPlaylistBytes, fetch: opts.fetch });
   const media = (text: string, url: string): LivePlaylist => ({
     mediaSequence: numberTag(text, 'EXT-X-MEDIA-SEQUENCE') ?? 0,
-    segments: parseMediaPlaylist(text, url).segments,
+    segments: parseMediaPlaylist(completeLines(text), url).segments,
     ended: /^#EXT-X-ENDLIST/m.test(text),
   });
   const text = await get(uri);
