@@ -17,6 +17,7 @@ import type { Channel as StoredChannel } from '../../functions/channel/model';
 import type { ChannelStore } from '../../functions/channel/stores/channel-store';
 import { HEALTHY, type OutageState, recordFailure } from '../src/channel/outage/outage';
 import type { Channel, IChannelManager, Preroll, ScheduleEvent } from '../src/types';
+import { ChangedIds } from '../src/util/changed-ids';
 
 export interface OnairChannelOptions {
   [key: string]: unknown;
@@ -61,7 +62,7 @@ export class ChannelTableManager implements IChannelManager {
   /** Lists still owed after the stamp moved: this interval's and the next one's (index lag). */
   private owedLists = 0;
   /** Channels whose live events a list changed since the engine last took them. */
-  private changedEvents = new Set<string>();
+  private readonly changedEvents = new ChangedIds();
 
   constructor(
     private readonly store: Pick<ChannelStore, 'listAll' | 'changeStamp'>,
@@ -94,9 +95,7 @@ export class ChannelTableManager implements IChannelManager {
 
   /** The channels whose live events changed since the last call (IStreamSwitchManager.takeChangedChannels). */
   takeChangedChannels(): Set<string> {
-    const taken = this.changedEvents;
-    this.changedEvents = new Set();
-    return taken;
+    return this.changedEvents.take();
   }
 
   /** Reads once (so the engine starts with the current channels), then keeps reading. */

@@ -14,6 +14,7 @@ import type { Logger } from '../../../core/logger';
 import { mapLimit } from '../../../core/map-limit';
 import { playbackChannelId } from '../../../functions/schedule/playback-id';
 import type { ScheduleEvent } from '../../src/index';
+import { ChangedIds } from '../../src/util/changed-ids';
 import type { ScheduleChannel, ScheduleEntry, ScheduleSource } from './schedule-client';
 
 export interface ScheduleWatchOptions {
@@ -58,7 +59,7 @@ export class ScheduleWatch {
   private scheduleVersions = new Map<string, number>();
   private live = new Map<string, LiveOf>();
   /** Channels whose scheduleVersion, or whose LIVE entries, a list moved since they were last taken. */
-  private changed = { schedules: new Set<string>(), live: new Set<string>() };
+  private readonly changed = { schedules: new ChangedIds(), live: new ChangedIds() };
   private running: Promise<ScheduleChannel[]> | undefined;
 
   constructor(private readonly options: ScheduleWatchOptions) {
@@ -86,16 +87,12 @@ export class ScheduleWatch {
 
   /** The channels whose scheduleVersion moved since the last call (listed for the first time included). */
   takeChangedSchedules(): Set<string> {
-    const taken = this.changed.schedules;
-    this.changed.schedules = new Set();
-    return taken;
+    return this.changed.schedules.take();
   }
 
   /** The channels whose LIVE entries changed since the last call: liveEvents answers differently. */
   takeChangedLive(): Set<string> {
-    const taken = this.changed.live;
-    this.changed.live = new Set();
-    return taken;
+    return this.changed.live.take();
   }
 
   /** The channel's LIVE entries (as the engine's LIVE events) that ended less than livePastMs ago. */
