@@ -137,7 +137,7 @@ export class EngineCore {
   upsertChannel(channel: Channel, origin: ChannelRuntime['origin'] = 'manager'): ChannelRuntime {
     const existing = this.channels.get(channel.id);
     if (existing) {
-      existing.playout.channel = channel;
+      existing.playout.update(channel);
       return existing;
     }
     const { config, vods, resolve, metrics, events, log, store, planner, wakes } = this;

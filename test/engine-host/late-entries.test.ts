@@ -116,3 +116,41 @@ describe('a LIVE entry added to a schedule channel playing its slate', () => {
     },
   );
 });
+
+describe('a schedule channel made before any entry, off air while nothing is scheduled', () => {
+  /** The first time the channel's log holds an item, stepping the system half a second at a time. */
+  async function onAirAt(system: ReturnType<typeof scheduleSystem>, deadlineMs: number): Promise<number> {
+    while ((await system.core.store.read(system.channelId)).length === 0 && system.clock.now < deadlineMs)
+      await system.run(system.clock.now + 500);
+    return system.clock.now;
+  }
+
+  it('asks its asset manager less and less often while it waits, down to every 30 s', async () => {
+    const system = scheduleSystem();
+    const asks: number[] = [];
+    const upcoming = system.plugin.assetManager.upcomingContent.bind(system.plugin.assetManager);
+    system.plugin.assetManager.upcomingContent = (req) => {
+      asks.push(system.clock.now - T0);
+      return upcoming(req);
+    };
+    await system.run(T0 + 300_000);
+    expect(await system.core.store.read(system.channelId)).toEqual([]);
+    // After 2, 4, 8 and 16 s, then every 30 s (WAITING_RETRY_MAX_MS): asked every 2 s, it was 150 asks.
+    const gaps = asks.slice(1).map((at, k) => at - asks[k]!);
+    expect(gaps.slice(0, 4)).toEqual([2000, 4000, 8000, 16_000]);
+    expect(new Set(gaps.slice(4))).toEqual(new Set([30_000]));
+  });
+
+  it('goes on air at the first schedule poll after its first VOD entry is made, however long it waited', async () => {
+    const system = scheduleSystem();
+    // Between two of its looks (every 30 s by then): the next one is 23 s away.
+    await system.run(T0 + 307_000);
+    const announcedAt = system.clock.now;
+    const entry = system.add('first', 'VOD', announcedAt + 10_000, announcedAt + 10_000 + VOD_MS);
+    const onAir = await onAirAt(system, entry.end_time);
+    // Woken by the change the schedule poll reads (contentChangedFrom), not by its next look, 30 s away.
+    expect(onAir - system.learnedAt(announcedAt)).toBeLessThanOrEqual(500);
+    await system.run(entry.end_time + 10_000);
+    expect(itemsOf(await system.aired(), 'first')[0]!.startMs - entry.start_time).toBeLessThan(SEGMENT_MS);
+  });
+});

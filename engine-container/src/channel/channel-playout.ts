@@ -26,7 +26,7 @@ import type { LadderSource, PlannedItem, Planner } from './planner';
 import { resumeAfterLive } from './resume-after-live';
 import { eventIdsOf, planScheduled, sameEvents } from './schedule';
 import { TailVods } from './tail-vods';
-import { leadMs, planBatchMs, planSpreadMs, wakeAtMs } from './wake';
+import { leadMs, logReadTtlMs, planBatchMs, planSpreadMs, waitingRetryMs, wakeAtMs } from './wake';
 import { awaitAppend, WriterLease } from './writer-lease';
 
 export interface ChannelDeps {
@@ -45,10 +45,6 @@ export interface ChannelDeps {
   onWake?: (atMs: number) => void; // every new wake time, for the engine's wake queue
 }
 
-/** Retry delay for a channel whose first item could not be planned (no VOD, no slate). */
-const START_RETRY_MS = 2000;
-/** A channel waiting for content re-reads its log at most this often (readTtlMs). */
-const WAITING_READ_MS = 30_000;
 /** Bound on appends per advance: a channel far behind catches up over several ticks. */
 const MAX_APPENDS_PER_ADVANCE = 32;
 
@@ -78,6 +74,8 @@ export class ChannelPlayout {
    * stays); lookAgain: a change (schedule, content) the next advance must look at, at once. */
   private changedFromMs: number | undefined;
   private lookAgain = false;
+  /** Looks in a row that found no first items (wake.ts, waitingRetryMs); a change starts them over. */
+  private waitingLooks = 0;
 
   constructor(
     public channel: Channel,
@@ -134,6 +132,13 @@ export class ChannelPlayout {
     return this.outage.sinceMs;
   }
 
+  /** The channel as the channel manager lists it now; one still waiting for content looks again at once. */
+  update(channel: Channel): void {
+    const waiting = !this.header && JSON.stringify(channel) !== JSON.stringify(this.channel);
+    this.channel = channel;
+    if (waiting) this.wakeNow();
+  }
+
   /**
    * The stream switch manager's events now; true when they changed. A change is looked at by the next
    * tick, not at the next item start (a minute away on a slate): a late event cuts in (cuts.ts).
@@ -154,6 +159,7 @@ export class ChannelPlayout {
   /** Due at the next tick; a run in flight may have missed the change, so its end makes it due again. */
   private wakeNow(): void {
     this.lookAgain = true;
+    this.waitingLooks = 0;
     if (!this.busy) this.setWake(Math.min(this.wakeAtMs, this.deps.config.clock()));
   }
 
@@ -252,7 +258,7 @@ export class ChannelPlayout {
   private computeWake(): number {
     const header = this.header;
     const now = this.deps.config.clock();
-    if (!header) return now + START_RETRY_MS;
+    if (!header) return now + waitingRetryMs(this.waitingLooks++, this.deps.planner.reportsChanges);
     if (this.lookAgain) return now;
     return wakeAtMs(this.tail.items, now, this.leadMs(header), this.mixer.wakeMs());
   }
@@ -277,7 +283,7 @@ export class ChannelPlayout {
       const { tail } = this;
       // While failing, every attempt reads the store: only an answer from it ends the outage.
       const probe = this.outage.failing || tail.pending.length > 0;
-      if (probe || tail.isStale(this.readTtlMs())) await tail.refresh();
+      if (probe || tail.isStale(logReadTtlMs(!this.header, this.deps.config))) await tail.refresh();
       if (this.tailVods.unchecked) await this.tailVods.load();
       if (this.scheduled && !this.mixer.holding)
         await cutInLateEvent(this.cuts, this.schedule, () => this.playedEvents());
@@ -296,15 +302,6 @@ export class ChannelPlayout {
     }
     this.trim();
     this.announceStarted();
-  }
-
-  /**
-   * How old the log tail may be before an advance reads it again. A channel waiting for content reads
-   * it rarely: it re-reads under the lease before it writes, so a waiting channel costs the store little.
-   */
-  private readTtlMs(): number {
-    const { sharedLogMaxAgeMs } = this.deps.config;
-    return this.header ? sharedLogMaxAgeMs : Math.max(sharedLogMaxAgeMs, WAITING_READ_MS);
   }
 
   /** What plays from startMs; `resume`: what a LIVE event ending at the log's end cut into. */

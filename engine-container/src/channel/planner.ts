@@ -115,6 +115,11 @@ export class Planner {
       .catch((e: unknown) => log.error('handleError threw', { channelId: channel.id, err: e }));
   }
 
+  /** Whether the asset manager tells when content changes (contentChangedFrom), rather than only when asked. */
+  get reportsChanges(): boolean {
+    return this.deps.assetManager.contentChangedFrom !== undefined;
+  }
+
   /** Whether the channel's content may change after it was planned (IAssetManager.changesAhead). */
   changesAhead(channel: Channel): boolean {
     return changesAhead(this.deps.assetManager, { sessionId: channel.id, playlistId: channel.id });

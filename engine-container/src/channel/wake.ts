@@ -56,6 +56,34 @@ export function planBatchMs(channelId: string): number {
   return PLAN_BATCH_MS + steppedMs(shareOf(channelId, 0x2f6b1c3d), PLAN_BATCH_MS);
 }
 
+/** A channel without its first items (no content yet, or its first VOD failed) looks again after this. */
+export const START_RETRY_MS = 2000;
+/** The longest a waiting channel goes without looking again, when a change would wake it (waitingRetryMs). */
+export const WAITING_RETRY_MAX_MS = 30_000;
+
+/**
+ * When a channel still waiting for its first items looks again, after `attempts` looks that found none.
+ * An asset manager that reports changes (contentChangedFrom) wakes the channel at once when its content
+ * changes, so the channel backs off, doubling up to WAITING_RETRY_MAX_MS: 5,000 schedule channels with no
+ * entry asked every 2 s were 2,500 runs a second of an engine task. Any other asset manager is asked
+ * every START_RETRY_MS, as asking is its only way to tell.
+ */
+export function waitingRetryMs(attempts: number, reportsChanges: boolean): number {
+  if (!reportsChanges) return START_RETRY_MS;
+  return Math.min(WAITING_RETRY_MAX_MS, START_RETRY_MS * 2 ** Math.min(attempts, 8));
+}
+
+/** A channel waiting for content reads its log at most this often (logReadTtlMs). */
+const WAITING_READ_MS = 30_000;
+
+/**
+ * How old a channel's view of its log may be before an advance reads it again. A channel waiting for
+ * content reads it rarely: it re-reads under the lease before it writes, so it costs the store little.
+ */
+export function logReadTtlMs(waiting: boolean, config: Pick<EngineConfig, 'sharedLogMaxAgeMs'>): number {
+  return waiting ? Math.max(config.sharedLogMaxAgeMs, WAITING_READ_MS) : config.sharedLogMaxAgeMs;
+}
+
 export function wakeAtMs(
   items: readonly PlayoutItem[],
   nowMs: number,
