@@ -82,7 +82,7 @@ function channelOn(
   core.events.subscribe((e) => {
     if (e.type === 'slate_inserted') slates.push(e.data);
   });
-  return { ...core.upsertChannel({ id: 'ch', name: 'ch', ...channel }), clock, slates };
+  return { ...core.upsertChannel({ id: 'ch', name: 'ch', ...channel }), core, clock, slates };
 }
 
 describe("a channel's ladder", () => {
@@ -158,6 +158,22 @@ describe("a channel's ladder", () => {
     const { playout, playlists } = channelOn(new ScheduleLike(), world, { profile });
     await playout.advance();
     expect(variantsOf(await playlists.master()).map((v) => v.bandwidth)).toEqual([700_000, 2_500_000]);
+    expect(playout.tail.items[0]?.kind).toBe('slate');
+  });
+
+  it('comes from a profile given to a waiting channel at once, however long it has waited', async () => {
+    const world = fakeWorld();
+    // An asset manager that reports changes: a waiting channel looks again less and less often.
+    const am = Object.assign(new ScheduleLike(), { contentChangedFrom: async () => undefined });
+    const { core, playout, clock } = channelOn(am, world);
+    for (const end = clock.now + 130_000; clock.now < end; clock.now += 500)
+      if (playout.nextWakeMs() <= clock.now) await playout.advance();
+    // Looks at 0, 2, 6, 14, 30, 60, 90 and 120 s: the next is 20 s away.
+    expect(playout.nextWakeMs() - clock.now).toBe(20_000);
+    const profile = [{ resolution: [640, 360] as [number, number], bw: 700_000, codecs: 'avc1.64001e' }];
+    core.upsertChannel({ id: 'ch', name: 'ch', profile });
+    expect(playout.nextWakeMs()).toBeLessThanOrEqual(clock.now);
+    await playout.advance();
     expect(playout.tail.items[0]?.kind).toBe('slate');
   });
 

@@ -134,7 +134,8 @@ export class ChannelPlayout {
 
   /** The channel as the channel manager lists it now; one still waiting for content looks again at once. */
   update(channel: Channel): void {
-    const waiting = !this.header && JSON.stringify(channel) !== JSON.stringify(this.channel);
+    const waiting =
+      !this.header && channel !== this.channel && JSON.stringify(channel) !== JSON.stringify(this.channel);
     this.channel = channel;
     if (waiting) this.wakeNow();
   }
