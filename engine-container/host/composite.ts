@@ -9,6 +9,7 @@ import {
   changesAhead,
   type IAssetManager,
   type IChannelManager,
+  reportsChanges,
   type UpcomingContent,
   type VodRequest,
   type VodResponse,
@@ -103,7 +104,7 @@ export class CompositeSources implements IChannelManager, IAssetManager {
   takeChangedChannels(): Set<string> | undefined {
     const ids = new Set<string>();
     for (const { assets } of this.sources) {
-      if (!assets.contentChangedFrom) continue;
+      if (!reportsChanges(assets)) continue;
       const taken = assets.takeChangedChannels?.();
       if (taken === undefined) return undefined;
       for (const id of taken) ids.add(id);

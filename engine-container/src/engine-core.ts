@@ -19,7 +19,7 @@ import type { TrackResolver } from './playout/window';
 import { SchedulePoll } from './schedule-poll';
 import { adaptiveTickCeilingMs } from './tick-ceiling';
 import { TimeshiftPlaylists } from './timeshift/timeshift-playlists';
-import type { Channel, IAssetManager, IStreamSwitchManager } from './types';
+import { type Channel, type IAssetManager, type IStreamSwitchManager, reportsChanges } from './types';
 import { WakeQueue } from './util/wake-queue';
 import { loadVod } from './vod/load-vod';
 import { VodCache } from './vod/vod-cache';
@@ -111,7 +111,7 @@ export class EngineCore {
       this.schedulePolls.push(
         new SchedulePoll('getSchedule', switches, (id) => this.askSchedule(switches, id), this.log),
       );
-    if (assetManager.contentChangedFrom)
+    if (reportsChanges(assetManager))
       this.schedulePolls.push(
         new SchedulePoll('contentChangedFrom', assetManager, (id) => this.askContentChange(id), this.log),
       );

@@ -127,9 +127,12 @@ export interface IAssetManager extends ChangeReporter {
   changesAhead?(req: VodRequest): boolean;
 }
 
+/** Does the asset manager tell when content changes (contentChangedFrom), rather than only when asked? */
+export const reportsChanges = (assets: IAssetManager): boolean => assets.contentChangedFrom !== undefined;
+
 /** IAssetManager.changesAhead, with its default: an asset manager that reports changes may change ahead. */
 export const changesAhead = (assets: IAssetManager, req: VodRequest): boolean =>
-  assets.changesAhead?.(req) ?? assets.contentChangedFrom !== undefined;
+  assets.changesAhead?.(req) ?? reportsChanges(assets);
 
 export interface AudioTrack {
   language: string;

@@ -18,6 +18,7 @@ import {
   changesAhead,
   type IAssetManager,
   type Preroll,
+  reportsChanges,
   type ScheduleEvent,
   type VodRequest,
   type VodResponse,
@@ -115,9 +116,9 @@ export class Planner {
       .catch((e: unknown) => log.error('handleError threw', { channelId: channel.id, err: e }));
   }
 
-  /** Whether the asset manager tells when content changes (contentChangedFrom), rather than only when asked. */
+  /** Whether the asset manager tells when content changes (types.ts reportsChanges). */
   get reportsChanges(): boolean {
-    return this.deps.assetManager.contentChangedFrom !== undefined;
+    return reportsChanges(this.deps.assetManager);
   }
 
   /** Whether the channel's content may change after it was planned (IAssetManager.changesAhead). */
