@@ -250,8 +250,8 @@ describe('schedule engine plugin in the engine', () => {
         url: `${media.url}/${fixtures.vodA.path}`,
         durationMs: 20_000,
       };
-      // On air since before the engine's first item (a live window, 60 s, before it starts): the
-      // engine joins an entry mid-way, then plays the schedule's next entries (vodA repeated) on.
+      // The schedule began before the engine's first item, which starts a live window (60 s) before
+      // the engine does: the engine joins an entry mid-way, then plays the next ones (vodA repeated).
       const startMs = Date.now() - 75_000;
       const plan = planSchedule({
         channelId: 'e2e',
