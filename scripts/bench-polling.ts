@@ -58,6 +58,15 @@ const PER_TENANT = 100;
 const progress = (msg: string) => process.stderr.write(`[bench:polling] ${msg}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Until `count` has not moved for quietMs, or the clock reaches byMs (checked once a second). */
+async function untilQuiet(count: () => number, quietMs: number, byMs: number): Promise<void> {
+  let last = { n: count(), at: Date.now() };
+  while (Date.now() < byMs && Date.now() - last.at < quietMs) {
+    await sleep(1000);
+    if (count() !== last.n) last = { n: count(), at: Date.now() };
+  }
+}
+
 interface Row {
   channels: number;
   mode: 'idle' | '1 change/s';
@@ -170,25 +179,15 @@ async function main(): Promise<void> {
       if (child.exitCode !== null) throw new Error(`engine exited with ${child.exitCode}`);
       // Then settled: no schedule read for 10 s (first reads that failed on a busy machine are retried
       // for a while), or SETTLE_S, whichever comes first: per-channel polling never falls quiet.
-      const settleBy = Date.now() + SETTLE_S * 1000;
       const reads = () => api.counts().get('GET /api/v1/channels/{id}/schedule') ?? 0;
-      let last = { n: reads(), at: Date.now() };
-      while (Date.now() < settleBy && Date.now() - last.at < 10_000) {
-        await sleep(1000);
-        if (reads() !== last.n) last = { n: reads(), at: Date.now() };
-      }
+      await untilQuiet(reads, 10_000, Date.now() + SETTLE_S * 1000);
       progress(
         `${size} channels: ${scheduleRead.size} schedules read in ${Math.round((Date.now() - started) / 1000)} s with warm-up (${reads()} reads)`,
       );
       // Then every channel's first status written: the status tracker writes at most 50 a second, so
       // 10,000 channels' first statuses take 200 s; an idle task writes a status only when one changes.
       const statusWrites = () => byOperation(engineDynamo.counts()).get('UpdateItem') ?? 0;
-      const backlogBy = started + WARMUP_MAX_S * 1000;
-      let writes = { n: statusWrites(), at: Date.now() };
-      while (Date.now() < backlogBy && Date.now() - writes.at < 5000) {
-        await sleep(1000);
-        if (statusWrites() !== writes.n) writes = { n: statusWrites(), at: Date.now() };
-      }
+      await untilQuiet(statusWrites, 5000, started + WARMUP_MAX_S * 1000);
       progress(
         `${size} channels: first statuses written after ${Math.round((Date.now() - started) / 1000)} s`,
       );

@@ -57,9 +57,9 @@ export function planBatchMs(channelId: string): number {
 }
 
 /** A channel without its first items (no content yet, or its first VOD failed) looks again after this. */
-export const START_RETRY_MS = 2000;
+const START_RETRY_MS = 2000;
 /** The longest a waiting channel goes without looking again, when a change would wake it (waitingRetryMs). */
-export const WAITING_RETRY_MAX_MS = 30_000;
+const WAITING_RETRY_MAX_MS = 30_000;
 
 /**
  * When a channel still waiting for its first items looks again, after `attempts` looks that found none.
